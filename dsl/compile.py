@@ -1,0 +1,472 @@
+"""The pipeline: content files → parse → declarations → check → JSON bundle → schema validation.
+
+`compile_paths` is the one entry point; it reports every problem of the run in a `Diagnostics` and
+raises `CompileError` when there are errors, so no half-built bundle ever leaves the compiler.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from . import ast
+from .boards import BoardBuild, Change, apply_changes, board_json, validate_board
+from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
+from .diagnostics import CompileError, Diagnostics, Span, hint_for
+from .kinds import KINDS, Kind
+from .parse import parse_text
+from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+
+CONTENT_SUFFIX = ".mst"
+
+
+def default_content_dir() -> Path:
+    """The bundled content (installed as package data `maester.content`)."""
+    return Path(str(resources.files("maester.content")))
+
+
+def find_sources(paths: Iterable[str | Path]) -> list[Path]:
+    """Every `.mst` file under the given files and folders, in a stable order."""
+    found: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            found.extend(sorted(p.rglob(f"*{CONTENT_SUFFIX}")))
+        else:
+            found.append(p)
+    seen, out = set(), []
+    for f in found:
+        key = f.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+@dataclass
+class Source:
+    label: str  # the path shown in messages and stored in the bundle
+    text: str
+
+
+def _label(path: Path, roots: list[Path]) -> str:
+    resolved = path.resolve()
+    for root in roots:
+        root = root.resolve()
+        base = root if root.is_dir() else root.parent
+        try:
+            rel = resolved.relative_to(base.parent if root.is_dir() else base)
+            return rel.as_posix()
+        except ValueError:
+            continue
+    return path.as_posix()
+
+
+def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source]:
+    paths = [Path(p) for p in paths]
+    sources = []
+    for f in find_sources(paths):
+        label = _label(f, paths)
+        if f.suffix != CONTENT_SUFFIX:
+            diags.error("not-content", f"{label} is not a content file", Span(label, 0, 0),
+                        f"content files end in {CONTENT_SUFFIX}")
+            continue
+        try:
+            sources.append(Source(label, f.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
+        except UnicodeDecodeError as e:
+            diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})",
+                        Span(label, 0, 0))
+    for p in paths:
+        if not p.exists():
+            diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
+    return sources
+
+
+# ---- collecting declarations --------------------------------------------------------------------
+
+
+def _declare(entry: ast.Entry, diags: Diagnostics, symbols: Symbols) -> Declaration | None:
+    kind = KINDS.get(entry.head)
+    if kind is None or not kind.top_level:
+        top = [k.name for k in KINDS.values() if k.top_level]
+        diags.error("unknown-kind", f"unknown declaration '{entry.head}'", _word_span(entry.head_span, entry.head),
+                    hint_for(entry.head, top, show_all=30))
+        return None
+    ident, name = _id_and_name(entry, kind, diags)
+    if ident is None:
+        return None
+    body = split_entries(entry.block or (), kind, diags)
+    if entry.block is None:
+        diags.error("missing-block", f"{kind.name} '{ident}' needs a {{ ... }} block", entry.span)
+    decl = Declaration(kind.name, ident, name, entry, body)
+    symbols.add(decl, diags)
+    # areas and ports are declared inside boards and overlays
+    for item in body:
+        if isinstance(item, ast.Entry) and item.head in ("area", "port") and kind.name in ("board", "overlay"):
+            sub_kind = KINDS[item.head]
+            sub_id, sub_name = _id_and_name(item, sub_kind, diags)
+            if sub_id is None:
+                continue
+            sub_body = split_entries(item.block or (), sub_kind, diags)
+            symbols.add(Declaration(sub_kind.name, sub_id, sub_name, item, sub_body, parent=ident), diags)
+    return decl
+
+
+def _id_and_name(entry: ast.Entry, kind: Kind, diags: Diagnostics) -> tuple[str | None, str | None]:
+    values = list(entry.values)
+    if not values or not isinstance(values[0], ast.Name):
+        diags.error("missing-id", f"{kind.name} needs an id after '{entry.head}'", entry.head_span,
+                    f'for example: {kind.name} my-id "Display Name" {{ ... }}')
+        return None, None
+    ident = values[0].text
+    name = None
+    if len(values) > 1:
+        if isinstance(values[1], ast.Str):
+            name = values[1].value
+        else:
+            diags.error("wrong-value", f"after the id '{ident}' comes a quoted display name", values[1].span)
+    if len(values) > 2:
+        diags.error("extra-value", f"{kind.name} '{ident}' has extra words after its name", values[2].span,
+                    "put attributes inside the { ... } block")
+    if kind.has_name and name is None and len(values) == 1:
+        diags.error("missing-name", f"{kind.name} '{ident}' needs a quoted display name", values[0].span,
+                    f'for example: {kind.name} {ident} "{ident.replace("-", " ").title()}" {{ ... }}')
+    return ident, name
+
+
+def _word_span(span: Span, word: str) -> Span:
+    return Span(span.file, span.line, span.column, span.line, span.column + len(word))
+
+
+# ---- lowering each kind -------------------------------------------------------------------------
+
+
+def _field(key: str) -> str:
+    return key.replace("-", "_")
+
+
+def _generic(kind: Kind, found: dict) -> dict:
+    """Every key of the kind, present or not, so each record in the bundle has one shape."""
+    out: dict = {}
+    for key in kind.keys.values():
+        if key.block is not None and not key.values:
+            continue
+        if key.name in found:
+            out[_field(key.name)] = found[key.name]
+        elif not key.values:
+            out[_field(key.name)] = False
+        elif key.repeat:
+            out[_field(key.name)] = []
+        else:
+            out[_field(key.name)] = None
+    return out
+
+
+class Compiler:
+    def __init__(self, diags: Diagnostics):
+        self.diags = diags
+        self.symbols = Symbols()
+        self.check = Checker(self.symbols, diags)
+        self.effects = EffectChecker(self.symbols, diags)
+
+    def run(self, sources: list[Source]) -> dict:
+        decls: list[Declaration] = []
+        for src in sources:
+            items = parse_text(src.text, src.label, self.diags)
+            if items is None:
+                continue
+            for item in items:
+                if isinstance(item, ast.Entry):
+                    decl = _declare(item, self.diags, self.symbols)
+                    if decl:
+                        decls.append(decl)
+                else:
+                    self.diags.error("misplaced-statement", "effect statements belong inside a card",
+                                     item.span, "start the file with a declaration, e.g. house-card ID \"Name\" { ... }")
+        bundle: dict = {
+            "format": BUNDLE_FORMAT,
+            "format_version": BUNDLE_FORMAT_VERSION,
+            "dsl_version": DSL_VERSION,
+            "generator": f"maester {__version__}",
+            "sources": [{"file": s.label, "sha256": hashlib.sha256(s.text.encode()).hexdigest()}
+                        for s in sources],
+        }
+        for kind in KINDS.values():
+            if kind.top_level and kind.collection:
+                bundle.setdefault(kind.collection, {})
+        boards: list[Declaration] = []
+        overlays: dict[str, list[Change]] = {}
+        for decl in decls:
+            kind = KINDS[decl.kind]
+            if decl.kind == "board":
+                boards.append(decl)
+                continue
+            if decl.kind == "overlay":
+                overlays[decl.id] = self.overlay_changes(decl)
+                bundle["overlays"][decl.id] = {"id": decl.id, "name": decl.name,
+                                               "description": self._quiet_keys(decl).get("description"),
+                                               "source": str(decl.entry.span)}
+                continue
+            record = self.lower(decl, kind)
+            if record is not None:
+                bundle[kind.collection][decl.id] = record
+        self.compose_boards(boards, overlays, bundle)
+        for section, value in bundle.items():  # ids in order, so bundles diff well
+            if isinstance(value, dict) and section not in ("format",):
+                bundle[section] = dict(sorted(value.items()))
+        return bundle
+
+    def _quiet_keys(self, decl: Declaration) -> dict:
+        out = {}
+        for item in decl.body:
+            if isinstance(item, ast.Entry) and item.head == "description" and item.values:
+                v = item.values[0]
+                if isinstance(v, ast.Str):
+                    out["description"] = v.value
+        return out
+
+    # -- one declaration
+    def lower(self, decl: Declaration, kind: Kind) -> dict | None:
+        where = f"{kind.name} '{decl.id}'"
+        found, blocks = self.check.keys(kind, decl.body, where)
+        record = {"id": decl.id, "name": decl.name, **_generic(kind, found)}
+        for entry in blocks:
+            key = kind.keys[entry.head]
+            if key.block and key.block.startswith("effect:"):
+                context = key.block.split(":", 1)[1]
+                chooser = {"loan": "buyer", "lowest-bidder": "lowest-bidder",
+                           "night-watch-victory": "highest-bidder"}.get(
+                    context if context != "wildling" else entry.head)
+                scope = effect_scope(context, where, chooser)
+                record[_field(entry.head)] = self.effects.block(entry.block or (), scope)
+            elif key.block:
+                sub = KINDS[key.block]
+                sub_body = split_entries(entry.block or (), sub, self.diags)
+                sub_found, _ = self.check.keys(sub, sub_body, f"{entry.head} block")
+                self._nested(record, entry, sub_found)
+        if kind.effect_context:
+            abilities = []
+            scope = effect_scope(kind.effect_context, where, "you")
+            for item in decl.body:
+                if isinstance(item, ast.When):
+                    ability = self.effects.ability(item, scope)
+                    if ability:
+                        abilities.append(ability)
+                elif not isinstance(item, ast.Entry):
+                    self.diags.error("misplaced-statement", f"a statement directly in {where}; abilities "
+                                     "start with 'when TRIGGER'", item.span,
+                                     "wrap it: when after-winner-determination { ... }")
+            record["abilities"] = abilities
+        else:
+            for item in decl.body:
+                if not isinstance(item, ast.Entry):
+                    self.diags.error("misplaced-statement", f"effect statements do not belong directly in {where}",
+                                     item.span, _effect_keys_hint(kind))
+        record["source"] = str(decl.entry.span)
+        return _post_process(kind.name, record)
+
+    def _nested(self, record: dict, entry: ast.Entry, found: dict) -> None:
+        if entry.head == "start":
+            house, area = (v.text if isinstance(v, ast.Name) else None for v in entry.values[:2])
+            starts = record.setdefault("_starts", [])
+            starts.append({"house": house, "area": area, "units": {k: v for k, v in found.items()}})
+
+    # -- boards
+    def area_record(self, decl: Declaration) -> dict | None:
+        kind = KINDS[decl.kind]
+        where = f"{decl.kind} '{decl.id}'"
+        found, _ = self.check.keys(kind, decl.body, where)
+        return self._area_from_found(decl.kind, decl.id, decl.name, found, decl.entry.span, where)
+
+    def _area_from_found(self, kind: str, ident: str, name, found: dict, span: Span, where: str) -> dict | None:
+        if kind == "port":
+            return {"id": ident, "name": name, "kind": "port", "side": found.get("side", "westeros"),
+                    "castle": "none", "supply": 0, "power": 0, "home": None, "garrison": None,
+                    "neutral_force": None, "loyalty_token": False, "garrison_returns": False,
+                    "port_of": found.get("of"), "port_sea": found.get("on"), "_span": span}
+        land, sea = found.get("land", False), found.get("sea", False)
+        if land == sea:
+            self.diags.error("area-kind", f"{where} must be either 'land' or 'sea'", span,
+                             "add 'land' or 'sea' to its block")
+        if found.get("castle") and found.get("stronghold"):
+            self.diags.error("area-castle", f"{where} cannot have both a castle and a stronghold", span)
+        if sea and any(k in found for k in ("castle", "stronghold", "supply", "power", "home", "garrison")):
+            self.diags.error("area-sea-icons", f"{where} is a sea: it holds no castle, icons or home", span)
+        castle = "stronghold" if found.get("stronghold") else "castle" if found.get("castle") else "none"
+        return {"id": ident, "name": name, "kind": "sea" if sea else "land",
+                "side": found.get("side", "westeros"), "castle": castle,
+                "supply": found.get("supply", 0), "power": found.get("power", 0),
+                "home": found.get("home"), "garrison": found.get("garrison"),
+                "neutral_force": found.get("neutral-force"),
+                "loyalty_token": bool(found.get("loyalty-token", False)),
+                "garrison_returns": bool(found.get("garrison-returns", False)),
+                "port_of": None, "port_sea": None, "_span": span}
+
+    def board_changes(self, decl: Declaration) -> list[Change]:
+        """The steps of a board or overlay body, in written order."""
+        kind = KINDS[decl.kind]
+        where = f"{decl.kind} '{decl.id}'"
+        self.check.keys(kind, decl.body, where)  # reports unknown/duplicate/missing keys and bad refs
+        changes: list[Change] = []
+        for item in decl.body:
+            if not isinstance(item, ast.Entry):
+                continue
+            ids = tuple(v.text for v in item.values if isinstance(v, ast.Name))
+            if item.head in ("area", "port") and ids:
+                sub = self.symbols.lookup(item.head, ids[0])
+                if sub is None or sub.entry is not item:
+                    continue  # a duplicate id, already reported
+                rec = self.area_record(sub)
+                if rec:
+                    changes.append(Change("add-area", item.span, rec))
+            elif item.head == "change" and ids:
+                sub_kind = KINDS["area-change"]
+                body = split_entries(item.block or (), sub_kind, self.diags)
+                found, _ = self.check.keys(sub_kind, body, f"change {ids[0]}")
+                changes.append(Change("change", item.span, _area_changes(found), ids[:1]))
+            elif item.head in ("remove-area",) and ids:
+                changes.append(Change("remove-area", item.span, None, ids[:1]))
+            elif item.head in ("border", "remove-border", "link") and len(ids) == 2:
+                changes.append(Change(item.head, item.span, None, ids))
+        return changes
+
+    def overlay_changes(self, decl: Declaration) -> list[Change]:
+        return self.board_changes(decl)
+
+    def compose_boards(self, boards: list[Declaration], overlays: dict[str, list[Change]], bundle: dict) -> None:
+        by_id = {b.id: b for b in boards}
+        built: dict[str, BoardBuild] = {}
+        visiting: set[str] = set()
+
+        def build(decl: Declaration) -> BoardBuild:
+            if decl.id in built:
+                return built[decl.id]
+            if decl.id in visiting:
+                self.diags.error("board-cycle", f"board '{decl.id}' extends itself", decl.entry.span)
+                return BoardBuild()
+            visiting.add(decl.id)
+            info = {}
+            for item in decl.body:
+                if isinstance(item, ast.Entry) and item.head in ("extends", "apply") and item.values:
+                    v = item.values[0]
+                    if isinstance(v, ast.Name):
+                        info.setdefault(item.head, []).append((v.text, item.span))
+            board = BoardBuild()
+            for parent, _span in info.get("extends", [])[:1]:
+                if parent in by_id:
+                    board = build(by_id[parent]).copy()
+            label = f"board '{decl.id}'"
+            for ov, span in info.get("apply", []):
+                if ov in overlays:
+                    apply_changes(board, overlays[ov], f"overlay '{ov}' (applied by {label})", self.diags)
+            apply_changes(board, self.board_changes(decl), label, self.diags)
+            validate_board(board, label, decl.entry.span, self.diags)
+            built[decl.id] = board
+            visiting.discard(decl.id)
+            found = self._quiet_keys(decl)
+            bundle["boards"][decl.id] = {
+                "id": decl.id, "name": decl.name, "description": found.get("description"),
+                "extends": info["extends"][0][0] if info.get("extends") else None,
+                "overlays": [o for o, _ in info.get("apply", [])],
+                **board_json(board),
+                "source": str(decl.entry.span),
+            }
+            return board
+
+        for decl in boards:
+            build(decl)
+
+
+def _area_changes(found: dict) -> dict:
+    out: dict = {}
+    if found.get("stronghold"):
+        out["castle"] = "stronghold"
+    elif found.get("castle"):
+        out["castle"] = "castle"
+    elif found.get("no-castle"):
+        out["castle"] = "none"
+    mapping = {"supply": "supply", "power": "power", "home": "home", "garrison": "garrison",
+               "neutral-force": "neutral_force", "name": "name", "side": "side", "of": "port_of",
+               "on": "port_sea"}
+    for key, fld in mapping.items():
+        if key in found:
+            out[fld] = found[key]
+    for flag in ("loyalty-token", "garrison-returns"):
+        if found.get(flag):
+            out[_field(flag)] = True
+    return out
+
+
+def _effect_keys_hint(kind: Kind) -> str:
+    keys = [k.name for k in kind.keys.values() if k.block and k.block.startswith("effect:")]
+    if keys:
+        return "put them in " + " or ".join(f"'{k} {{ ... }}'" for k in keys)
+    return f"a {kind.name} has no effects"
+
+
+def _post_process(kind: str, record: dict) -> dict:
+    """Turn repeated key/value pairs into maps where that is what they mean."""
+    if kind == "house":
+        record["unit_limits"] = {k: n for k, n in record.pop("unit_limit")}
+    elif kind == "track":
+        token = record.pop("dominance_token")
+        record["dominance_token"] = {"id": token[0], "name": token[1]}
+    elif kind == "table":
+        record["rows"] = {k: v for k, v in record.pop("row")}
+    elif kind == "setup":
+        record["neutral_forces"] = {a: n for a, n in record.pop("neutral_force")}
+        record["garrisons"] = {a: n for a, n in record.pop("garrison")}
+        record["influence"] = {t: hs for t, hs in record.pop("influence")}
+        record["blocked"] = record.get("blocked") or []
+        record.pop("start", None)
+        starts: dict[str, list] = {}
+        for s in record.pop("_starts", []):
+            starts.setdefault(s["house"], []).append({"area": s["area"], "units": s["units"]})
+        record["starting_units"] = starts
+        record["notes"] = record.pop("note")
+    elif kind in ("house-card", "vassal-card"):
+        record["swords"] = record["swords"] or 0
+        record["fortifications"] = record["fortifications"] or 0
+        record["vassal"] = kind == "vassal-card"
+        if kind == "vassal-card":
+            record["house"] = None
+    elif kind == "westeros-card":
+        record["copies"] = record["copies"] or 1
+        record["banner"] = record.get("banner") or []
+    elif kind == "order":
+        record["raidable_by"] = record.get("raidable_by") or []
+        record["restrictions"] = record.pop("restriction")
+    return record
+
+
+def compile_sources(sources: list[Source], diags: Diagnostics | None = None) -> dict:
+    diags = diags if diags is not None else Diagnostics()
+    for s in sources:
+        diags.add_source(s.label, s.text)
+    bundle = Compiler(diags).run(sources)
+    if diags.errors:
+        raise CompileError(diags)
+    from .validate import validate_bundle  # late: schema loading is only needed for a clean compile
+
+    validate_bundle(bundle, diags)
+    if diags.errors:
+        raise CompileError(diags)
+    return bundle
+
+
+def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics | None = None) -> dict:
+    """Compile content files/folders (default: the bundled content) into a validated bundle."""
+    diags = diags if diags is not None else Diagnostics()
+    paths = list(paths) if paths else [default_content_dir()]
+    sources = read_sources(paths, diags)
+    if diags.errors:
+        raise CompileError(diags)
+    if not sources:
+        diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")
+        raise CompileError(diags)
+    return compile_sources(sources, diags)

@@ -1,0 +1,160 @@
+"""Diagnostics: every problem the toolchain finds, with where, what, what was expected and a hint.
+
+A `Diagnostic` is a value; a `Diagnostics` collects all problems of a run so that an author sees
+every error at once rather than fixing them one compile at a time.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A place in a source file: 1-based line and column, inclusive start, exclusive end column."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column}
+
+
+NO_SPAN = Span("<none>", 0, 0)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem. `code` is a stable machine-readable kind (e.g. `unknown-key`)."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    severity: str = "error"  # "error" | "warning"
+    hint: str | None = None
+    source_line: str | None = None
+
+    def format(self) -> str:
+        """The human form: `file:line:col: error: message`, the line with a caret, then `help:`."""
+        where = f"{self.span}: " if self.span and self.span.line else (
+            f"{self.span.file}: " if self.span else "")
+        out = [f"{where}{self.severity}: {self.message} [{self.code}]"]
+        if self.span and self.source_line is not None and self.span.line:
+            text = self.source_line.rstrip("\n").expandtabs(1)
+            out.append(f"  {text}")
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            out.append("  " + " " * (self.span.column - 1) + "^" * width)
+        if self.hint:
+            out.append(f"  help: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        data = {"code": self.code, "severity": self.severity, "message": self.message}
+        if self.span:
+            data.update(self.span.to_json())
+        if self.hint:
+            data["hint"] = self.hint
+        return data
+
+
+@dataclass
+class Diagnostics:
+    """All problems of one run, in the order found; sources are kept to quote the offending lines."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def add_source(self, file: str, text: str) -> None:
+        self.sources[file] = text
+
+    def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        self._add(code, message, span, hint, "error")
+
+    def warning(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        self._add(code, message, span, hint, "warning")
+
+    def _add(self, code: str, message: str, span: Span | None, hint: str | None, severity: str) -> None:
+        line = None
+        if span and span.file in self.sources and span.line:
+            lines = self.sources[span.file].splitlines()
+            if 0 < span.line <= len(lines):
+                line = lines[span.line - 1]
+        self.items.append(Diagnostic(code, message, span, severity, hint, line))
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.items.extend(other)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "warning"]
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def format(self) -> str:
+        return "\n".join(d.format() for d in self.items)
+
+
+class MaesterError(Exception):
+    """Root of every error the toolchain raises on purpose; carries its diagnostics."""
+
+    def __init__(self, diagnostics: Diagnostics | list[Diagnostic] | str):
+        if isinstance(diagnostics, str):
+            diags = Diagnostics()
+            diags.error("error", diagnostics)
+            diagnostics = diags
+        elif isinstance(diagnostics, list):
+            diagnostics = Diagnostics(items=list(diagnostics))
+        self.diagnostics = diagnostics
+        super().__init__(diagnostics.format())
+
+
+class CompileError(MaesterError):
+    """The content has errors: the bundle was not written."""
+
+
+class BundleError(MaesterError):
+    """A bundle does not match the schema or is not a maester bundle."""
+
+
+def did_you_mean(word: str, choices: Iterable[str], limit: int = 3) -> list[str]:
+    """Close matches of `word` among `choices`, best first (a typo, a `_` for a `-`, a dropped letter)."""
+    choices = list(choices)
+    normal = {c.replace("_", "-").lower(): c for c in choices}
+    key = word.replace("_", "-").lower()
+    if key in normal and normal[key] != word:
+        return [normal[key]]
+    close = difflib.get_close_matches(key, list(normal), n=limit, cutoff=0.6)
+    return [normal[c] for c in close]
+
+
+def hint_for(word: str, choices: Iterable[str], what: str = "", show_all: int = 12) -> str | None:
+    """A `help:` line: "did you mean 'x'?" and, for short lists, everything allowed."""
+    choices = sorted(set(choices))
+    close = did_you_mean(word, choices)
+    parts = []
+    if close:
+        parts.append("did you mean " + " or ".join(f"'{c}'" for c in close) + "?")
+    if choices and len(choices) <= show_all:
+        parts.append(f"allowed{(' ' + what) if what else ''}: " + " ".join(choices))
+    return "; ".join(parts) or None

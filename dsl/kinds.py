@@ -1,0 +1,227 @@
+"""Declaration kinds: which entries may appear where, with which values.
+
+Every top-level entry of a content file is a declaration (`house-card tywin-lannister "..." { ... }`);
+its block holds keys (`strength 4`), nested declarations (`area ...` in a board) and, for cards,
+effect statements. The checker reads this table; docs/dsl.md's kind reference is generated from it.
+
+Value types of keys (see check.py for their checking):
+  int, text (a "string"), name (a free word), id (the declaration's own new id),
+  ref:K (the id of a declared K: ref:area, ref:house, ...), enum:a|b|c, list:T, effect (a block of
+  effect statements), and for nested declarations the nested kind's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    values: tuple[str, ...] = ()  # value types in order; () for a flag
+    required: bool = False
+    repeat: bool = False  # may appear several times (collected into a list)
+    block: str | None = None  # "effect", or the kind whose keys the block holds
+    block_required: bool = False
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    doc: str
+    keys: dict[str, Key] = field(default_factory=dict)
+    has_id: bool = True  # `kind ID "Name"`; False for keyless blocks (unit counts)
+    has_name: bool = True
+    top_level: bool = True
+    effect_context: str | None = None  # `when` abilities allowed directly in the block
+    collection: str = ""  # the bundle section it compiles into
+    json_key: str = ""  # the id namespace other declarations refer to (ref:…)
+
+
+def _k(name, *values, required=False, repeat=False, block=None, block_required=False, doc=""):
+    return Key(name, tuple(values), required, repeat, block, block_required, doc)
+
+
+def _kind(name, doc, *keys, collection="", top_level=True, has_id=True, has_name=True, effect_context=None):
+    return Kind(name, doc, {k.name: k for k in keys}, has_id, has_name, top_level, effect_context,
+                collection)
+
+
+UNIT_KIND_NAMES = "ref:unit-kind"
+
+_AREA_KEYS = (
+    _k("land", doc="a land area"),
+    _k("sea", doc="a sea area"),
+    _k("side", "enum:westeros|essos", doc="which board the area is printed on (default westeros)"),
+    _k("castle", doc="a castle (1 mustering point, 1 victory point)"),
+    _k("stronghold", doc="a stronghold (2 mustering points, 1 victory point)"),
+    _k("supply", "int", doc="supply (barrel) icons"),
+    _k("power", "int", doc="power (crown) icons"),
+    _k("home", "ref:house", doc="the house whose home area it is"),
+    _k("garrison", "int", doc="strength of the garrison token printed for a home area"),
+    _k("neutral-force", "int", doc="strength of the 6-player neutral force token"),
+    _k("loyalty-token", doc="a loyalty token is printed in the area (Pentos)"),
+    _k("garrison-returns", doc="the garrison comes back when the home house retakes the area"),
+)
+
+_PORT_KEYS = (
+    _k("of", "ref:area", required=True, doc="the land area the port belongs to"),
+    _k("on", "ref:area", required=True, doc="the sea area the port opens on"),
+    _k("side", "enum:westeros|essos", doc="which board the port is printed on (default westeros)"),
+)
+
+_BOARD_BODY = (
+    _k("area", "id", "text", repeat=True, block="area", doc="declares an area"),
+    _k("port", "id", "text", repeat=True, block="port", doc="declares a port"),
+    _k("border", "ref:area", "ref:area", repeat=True, doc="the two areas share a border"),
+)
+
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        # ---- the map ------------------------------------------------------------------------
+        _kind("board", "A complete game board: areas, ports and borders, or a base board plus overlays.",
+              _k("description", "text"),
+              _k("extends", "ref:board", doc="start from this board"),
+              _k("apply", "ref:overlay", repeat=True, doc="apply an overlay, in order"),
+              *_BOARD_BODY, collection="boards"),
+        _kind("overlay", "A change to a board: areas added, changed or removed; borders added or removed; "
+              "sea links to a side board.",
+              _k("description", "text"),
+              *_BOARD_BODY,
+              _k("change", "ref:area", repeat=True, block="area-change",
+                 doc="changes attributes of an existing area"),
+              _k("remove-area", "ref:area", repeat=True, doc="removes an area and its borders"),
+              _k("remove-border", "ref:area", "ref:area", repeat=True, doc="removes an existing border"),
+              _k("link", "ref:area", "ref:area", repeat=True,
+                 doc="a border between seas of two boards (Westeros–Essos)"),
+              collection="overlays"),
+        _kind("area", "A land or sea area.", *_AREA_KEYS, top_level=False),
+        _kind("area-change", "New values for an existing area's attributes.", *_AREA_KEYS,
+              _k("name", "text", doc="a new display name"),
+              _k("no-castle", doc="removes the castle or stronghold"),
+              top_level=False, has_id=False, has_name=False),
+        _kind("port", "A port: a special area between one land area and one sea area.", *_PORT_KEYS,
+              top_level=False),
+        # ---- houses, units, tracks and tables --------------------------------------------
+        _kind("unit-kind", "A kind of unit (footman, knight, ship, siege engine, dragon).",
+              _k("strength", "int", required=True, doc="combat strength"),
+              _k("domain", "enum:land|sea", required=True, doc="where the unit moves"),
+              _k("muster-cost", "int", doc="mustering points to raise it (absent: cannot be mustered)"),
+              _k("upgrade-from", "ref:unit-kind", doc="may be mustered by upgrading this kind"),
+              _k("only-vs-castles", doc="its strength counts only when attacking a castle or stronghold"),
+              _k("flies", doc="may march to any land area"),
+              collection="unit_kinds"),
+        _kind("house", "A great house: home area, piece limits, starting values.",
+              _k("home", "ref:area", required=True),
+              _k("expansion", "enum:base|mother-of-dragons", required=True),
+              _k("starting-supply", "int", required=True),
+              _k("starting-victory-points", "int", required=True),
+              _k("power-tokens", "int", required=True, doc="power tokens the house owns in all"),
+              _k("unit-limit", "ref:unit-kind", "int", repeat=True, doc="pieces of this kind in the box"),
+              _k("never-vassal", doc="the house is never a vassal"),
+              collection="houses"),
+        _kind("track", "An influence track and the dominance token of its top.",
+              _k("dominance-token", "id", "text", required=True),
+              _k("ties", "text", doc="what the dominance token decides"),
+              collection="tracks"),
+        _kind("table", "A table of numbers: each row is a key and a list of numbers.",
+              _k("description", "text"),
+              _k("row", "name", "list:int", repeat=True, required=True),
+              collection="tables"),
+        _kind("order", "An order token kind.",
+              _k("set", "enum:house|sea|vassal", required=True),
+              _k("type", "enum:march|defense|support|raid|consolidate-power|iron-bank|raid-or-support"
+                 "|defense-or-muster", required=True),
+              _k("value", "int", doc="the printed modifier"),
+              _k("support-value", "int"),
+              _k("defense-value", "int"),
+              _k("star", doc="a special (starred) order"),
+              _k("copies", "int", required=True),
+              _k("sea-only", doc="resolved only in a sea area or a port holding a ship"),
+              _k("resolves-at", "enum:consolidate-power", doc="resolved with consolidate power orders"),
+              _k("raidable-by", "list:ref:order"),
+              _k("raid-gives-power", "enum:yes|no"),
+              _k("restriction", "enum:no-port|no-commander-areas|no-fellow-vassal-areas", repeat=True),
+              collection="orders"),
+        _kind("game", "The numbers of one rules set (base or Mother of Dragons).",
+              _k("description", "text"),
+              _k("victory-points", "int", required=True),
+              _k("max-rounds", "int", required=True),
+              _k("wildling-track", "list:int", required=True),
+              _k("wildling-start", "int", required=True),
+              _k("supply-limits", "ref:table", required=True),
+              _k("kings-court-stars", "ref:table", required=True),
+              _k("tiebreakers", "list:name", required=True),
+              _k("orders-per-house", "int"),
+              _k("tracks", "list:ref:track", required=True),
+              _k("westeros-decks", "list:enum:i|ii|iii|iv", required=True),
+              collection="games"),
+        _kind("setup", "A starting position for a player count: houses, tracks, units, neutral forces.",
+              _k("game", "ref:game", required=True),
+              _k("board", "ref:board", required=True),
+              _k("players", "int", required=True),
+              _k("houses", "list:ref:house", required=True),
+              _k("power-tokens", "int", required=True),
+              _k("kings-court-stars", "name", doc="the row of the stars table used"),
+              _k("neutral-force", "ref:area", "int", repeat=True),
+              _k("garrison", "ref:area", "int", repeat=True),
+              _k("blocked", "list:ref:area"),
+              _k("influence", "ref:track", "list:ref:house", repeat=True, required=True),
+              _k("start", "ref:house", "ref:area", repeat=True, block="units", block_required=True),
+              _k("note", "text", repeat=True),
+              collection="setups"),
+        _kind("units", "Unit counts: `footman 1  knight 1`.", _k("footman", "int"), _k("knight", "int"),
+              _k("ship", "int"), _k("siege-engine", "int"), _k("dragon", "int"),
+              top_level=False, has_id=False, has_name=False),
+        # ---- cards ---------------------------------------------------------------------------
+        _kind("card-set", "A set of house cards (a deck per house, or the shared vassal deck).",
+              _k("description", "text"),
+              _k("vassal", doc="the shared vassal deck"),
+              collection="card_sets"),
+        _kind("house-card", "A house card: strength, icons and an optional ability.",
+              _k("set", "ref:card-set", required=True),
+              _k("house", "ref:house", required=True),
+              _k("strength", "int", required=True),
+              _k("swords", "int"),
+              _k("fortifications", "int"),
+              collection="house_cards", effect_context="combat"),
+        _kind("vassal-card", "A vassal house card (the shared vassal deck).",
+              _k("set", "ref:card-set", required=True),
+              _k("strength", "int", required=True),
+              _k("swords", "int"),
+              _k("fortifications", "int"),
+              collection="house_cards", effect_context="combat"),
+        _kind("westeros-card", "A Westeros card of deck I, II, III or IV.",
+              _k("deck", "enum:i|ii|iii|iv", required=True),
+              _k("copies", "int"),
+              _k("wildling-icon"),
+              _k("banner", "list:ref:area", doc="loyalty banner areas (deck IV): a token is placed in each first"),
+              _k("effect", block="effect:westeros", block_required=True),
+              collection="westeros_cards"),
+        _kind("wildling-card", "A wildling card: what happens to the lowest bidder, everyone else, or "
+              "the highest bidder on a Night's Watch victory.",
+              _k("lowest-bidder", block="effect:wildling", block_required=True),
+              _k("everyone-else", block="effect:wildling", block_required=True),
+              _k("night-watch-victory", block="effect:wildling", block_required=True),
+              collection="wildling_cards"),
+        _kind("loan", "A loan of the Iron Bank of Braavos.",
+              _k("effect", block="effect:loan", block_required=True),
+              collection="loans"),
+    )
+}
+
+# What a `ref:K` may name: kinds declared at top level, plus areas and ports (declared inside boards).
+REF_KINDS = {
+    "area": ("area", "port"),
+    "board": ("board",),
+    "overlay": ("overlay",),
+    "house": ("house",),
+    "unit-kind": ("unit-kind",),
+    "track": ("track",),
+    "table": ("table",),
+    "order": ("order",),
+    "game": ("game",),
+    "card-set": ("card-set",),
+}

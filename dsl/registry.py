@@ -1,0 +1,423 @@
+"""The one registry of the effect language: every primitive, query, trigger and statement.
+
+This table is the single source of truth. The checker validates calls against it, the JSON Schema's
+effect definitions are generated from it (tools/gen_schema.py → schemas/effect.schema.json), the
+primitive reference in docs/dsl.md is generated from it, and the interpreter's handlers are keyed by
+these names. tests/test_registry.py fails when any of those drift apart.
+
+Types (argument and result kinds):
+  int, bool, text, house, area, track, unit-kind, order-type, icon, deck, card, dominance-token,
+  unit, improvement, end (first|last), role (fighting|supporting|all), any
+  list:T — a list of T (e.g. list:area). A T is not accepted where list:T is expected.
+Each parameter is positional in the order listed, or named (`gain-power(house: you, amount: 2)`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCALAR_TYPES = (
+    "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "icon", "deck", "card",
+    "dominance-token", "unit", "improvement", "end", "role", "any",
+)
+
+# Closed vocabularies that are part of the language itself (not content).
+ENUMS: dict[str, tuple[str, ...]] = {
+    "end": ("first", "last"),
+    "role": ("fighting", "supporting", "all"),
+    "improvement": ("power", "supply", "stronghold"),
+    "icon": ("castle", "stronghold", "power", "supply"),
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    required: bool = True
+    default: object = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """An effect (a statement that changes the game) or a query (an expression that reads it)."""
+
+    name: str
+    kind: str  # "effect" | "query"
+    params: tuple[Param, ...]
+    english: str  # template; {param} is replaced by the argument's English
+    doc: str
+    returns: str | None = None  # queries only
+    windows: tuple[str, ...] = ()  # triggers it is limited to; () = anywhere
+    block: str | None = None  # "options" when the call takes a block of `option` entries
+    rules: tuple[str, ...] = ()  # rule ids of rules.md the primitive implements
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A timing window an ability (`when NAME { ... }`) can hook."""
+
+    name: str
+    context: str  # which effect context it belongs to
+    english: str
+    doc: str
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A built-in statement of the effect language (not a call)."""
+
+    name: str
+    syntax: str
+    english: str
+    doc: str
+    example: str
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where effects run, and the names bound there (`you`, `buyer`, `lowest-bidder`, ...)."""
+
+    name: str
+    variables: dict[str, str] = field(default_factory=dict)
+    doc: str = ""
+
+
+def P(name: str, type_: str, doc: str = "", default: object = None, required: bool | None = None) -> Param:
+    return Param(name, type_, default is None if required is None else required, default, doc)
+
+
+def _effect(name, params, english, doc, windows=(), block=None, rules=()):
+    return Primitive(name, "effect", tuple(params), english, doc, None, tuple(windows), block, tuple(rules))
+
+
+def _query(name, params, returns, english, doc, rules=()):
+    return Primitive(name, "query", tuple(params), english, doc, returns, (), None, tuple(rules))
+
+
+COMBAT_WINDOWS = (
+    "cancel", "immediately", "before-combat", "combat-strength", "after-winner-determination",
+    "casualties", "retreat", "after-combat",
+)
+
+# ---- contexts -----------------------------------------------------------------------------------
+CONTEXTS: dict[str, Context] = {
+    c.name: c
+    for c in (
+        Context("combat", {
+            "you": "house", "opponent": "house", "embattled-area": "area", "this-card": "card",
+            "your-card": "card", "opponent-card": "card", "attacker": "house", "defender": "house",
+            "march-origin": "area",
+        }, "House and vassal card abilities: `you` is the house (or vassal) that played the card."),
+        Context("westeros", {}, "Westeros cards I–IV, resolved in the Westeros Phase."),
+        Context("wildling", {
+            "lowest-bidder": "house", "highest-bidder": "house", "everyone-else": "list:house",
+            "wildling-strength": "int",
+        }, "Wildling cards: the bidders of the attack being resolved."),
+        Context("loan", {"buyer": "house"}, "Loans of the Iron Bank: `buyer` took the loan."),
+    )
+}
+
+# ---- triggers -----------------------------------------------------------------------------------
+TRIGGERS: dict[str, Trigger] = {
+    t.name: t
+    for t in (
+        Trigger("cancel", "combat", "When house cards are revealed, before anything else",
+                "Cards that cancel or replace the opponent's card; resolved in Iron Throne order.",
+                ("R20.2",)),
+        Trigger("immediately", "combat", "Immediately after house cards are revealed",
+                "`Immediately` abilities, after cancel abilities, in Iron Throne order.", ("R20.2",)),
+        Trigger("before-combat", "combat", "After the reveal, before combat strength is final",
+                "Choices that change strength, made after the `immediately` step.", ("R20.2",)),
+        Trigger("combat-strength", "combat", "While combat strength is calculated",
+                "Static modifiers, read while strength and icons are counted.", ("R20.4",)),
+        Trigger("after-winner-determination", "combat", "Once the winner is known",
+                "`If you win / lose` abilities, before casualties.", ("R20.6", "R21.1")),
+        Trigger("casualties", "combat", "When casualties are taken",
+                "Abilities that change or add casualties.", ("R21.2",)),
+        Trigger("retreat", "combat", "When the loser retreats",
+                "Abilities that change where or whether units retreat.", ("R21.4",)),
+        Trigger("after-combat", "combat", "When the combat is over",
+                "Combat clean-up abilities, win or lose.", ("R21.7",)),
+    )
+}
+
+# ---- statements ---------------------------------------------------------------------------------
+STATEMENTS: dict[str, Statement] = {
+    s.name: s
+    for s in (
+        Statement("when", "when TRIGGER [if CONDITION] { ... }", "{trigger}: {body}",
+                  "An ability of a house card: runs in the named timing window when the condition holds.",
+                  "when after-winner-determination if is-winner(you) {\n  gain-power(you, 2)\n}"),
+        Statement("if", "if CONDITION { ... } [else { ... }]", "if {condition}, {then}",
+                  "Runs the first block when the condition holds, else the second.",
+                  "if position(opponent, iron-throne) < position(you, iron-throne) {\n  add-strength(you, 1)\n}"),
+        Statement("for", "for NAME in LIST { ... }", "for each {var} in {in}: {do}",
+                  "Runs the block once per item, in list order, with NAME bound to the item.",
+                  "for h in turn-order() {\n  muster(h)\n}"),
+        Statement("choose", "choose NAME in LIST [by HOUSE] [count N] [distinct] { ... }",
+                  "{by} chooses {count} {var} from {from}, then {do}",
+                  "A decision: HOUSE (default: the card's owner) picks one item (or N items; `distinct` "
+                  "forbids picking one twice) and the block runs with NAME bound to it. With nothing "
+                  "to choose from, the block is skipped.",
+                  "choose a in [harrenhal, white-harbor] by targaryen {\n  place-loyalty(a)\n}"),
+        Statement("may", "may [by HOUSE] [pay N] [if CONDITION] { ... } [else { ... }]",
+                  "{by} may {pay}{do}",
+                  "An optional step: HOUSE (default: the card's owner) decides. With `pay N` it costs N "
+                  "available power tokens and is only offered when HOUSE can pay. The `else` block runs "
+                  "when the step is declined or cannot be taken.",
+                  "may by targaryen pay 1 {\n  place-loyalty(blackwater)\n}"),
+        Statement("let", "let NAME = EXPRESSION", "let {var} be {value}",
+                  "Names a value for the rest of the block.", "let gap = combat-margin()"),
+        Statement("option", "option KEY \"text\" [if CONDITION] { ... }", "({key}) {text}: {do}",
+                  "One choice inside `choose-one(...) { ... }`; offered only when its condition holds.",
+                  'option a "Every house adjusts supply" {\n  adjust-supply()\n}'),
+    )
+}
+
+# ---- primitives: effects ------------------------------------------------------------------------
+_EFFECTS = [
+    # power
+    _effect("gain-power", [P("house", "house"), P("amount", "int")],
+            "{house} gains {amount} power", "The house takes power tokens from the pool (as many as are left).",
+            rules=("R2.6",)),
+    _effect("discard-power", [P("house", "house"), P("amount", "int")],
+            "{house} discards {amount} available power",
+            "The house returns available power tokens to the pool (as many as it has).", rules=("R2.6",)),
+    # combat strength and icons
+    _effect("add-strength", [P("house", "house"), P("amount", "int")],
+            "{house} gets {amount} combat strength",
+            "Adds to the house's combat strength in the current combat.", windows=COMBAT_WINDOWS,
+            rules=("R20.4",)),
+    _effect("add-swords", [P("house", "house"), P("amount", "int")],
+            "{house}'s card gets {amount} extra sword icons", "Extra sword icons for the current combat.",
+            windows=COMBAT_WINDOWS, rules=("R21.2",)),
+    _effect("add-fortifications", [P("house", "house"), P("amount", "int")],
+            "{house}'s card gets {amount} extra fortification icons",
+            "Extra fortification icons for the current combat.", windows=COMBAT_WINDOWS, rules=("R21.2",)),
+    _effect("set-printed-strength", [P("card", "card"), P("value", "int")],
+            "the printed combat strength of {card} counts as {value}",
+            "Replaces a played card's printed strength for this combat (its text still applies).",
+            windows=COMBAT_WINDOWS, rules=("R20.4",)),
+    _effect("set-unit-strength", [P("units", "list:unit"), P("value", "int")],
+            "{units} each count {value} combat strength",
+            "Overrides the strength of these units in this combat (routed units stay at 0).",
+            windows=COMBAT_WINDOWS, rules=("R19.6",)),
+    # house cards
+    _effect("return-played-card", [P("house", "house")],
+            "{house}'s revealed house card goes back to its hand",
+            "Cancels the house's revealed card: it returns to the hand, no ability of it resolves.",
+            windows=("cancel", "immediately"), rules=("R20.2",)),
+    _effect("discard-played-card", [P("house", "house")],
+            "{house}'s revealed house card is discarded",
+            "The house's revealed card goes to its discard pile without effect.",
+            windows=("cancel", "immediately"), rules=("R20.2",)),
+    _effect("reveal-another-card", [P("house", "house"), P("random", "bool", default=False)],
+            "{house} reveals another house card from its hand{random}",
+            "After a cancel: the house reveals a different card (chosen by it, or at random when `random` "
+            "is true); with none left it fights without a card.", windows=("cancel", "immediately"),
+            rules=("R20.2",)),
+    _effect("return-discards-to-hand", [P("house", "house")],
+            "{house} takes every card of its discard pile back into its hand",
+            "The whole discard pile returns to the hand.", rules=("R20.7",)),
+    _effect("take-from-discard", [P("house", "house"), P("card", "card")],
+            "{house} takes {card} from its discard pile into its hand",
+            "One discarded card returns to the hand.", rules=("R20.7",)),
+    _effect("discard-from-hand", [P("house", "house"), P("card", "card")],
+            "{house} discards {card} from its hand", "A card in hand goes to the discard pile.",
+            rules=("R20.7",)),
+    _effect("keep-played-card", [P("house", "house")],
+            "{house} takes its played card back into its hand instead of discarding it",
+            "The played card is not discarded after this combat.", rules=("R21.7",)),
+    _effect("remove-from-game", [P("card", "card")],
+            "{card} is removed from the game", "The card leaves the game for good (neither hand nor discards).",
+            rules=("R43.1",)),
+    # units
+    _effect("destroy-unit", [P("unit", "unit")],
+            "{unit} is destroyed", "Destroys one unit.", rules=("R2.4",)),
+    _effect("destroy-units", [P("house", "house"), P("count", "int"),
+                              P("in", "list:area", "only units in these areas", default=[]),
+                              P("by", "house", "who chooses the units (default: their owner)", required=False),
+                              P("same-area", "bool", "all destroyed units must share one area", default=False)],
+            "{by} destroys {count} of {house}'s units{in}",
+            "The chooser picks that many of the house's units (in the given areas, if any) and destroys "
+            "them; fewer if the house has fewer.", rules=("R12.10",)),
+    _effect("replace-unit", [P("unit", "unit"), P("kind", "unit-kind")],
+            "{unit} is replaced by a {kind}",
+            "Swaps the unit for one of the owner's available units of that kind, in the same place; "
+            "if none is available, nothing happens.", rules=("R9.3",)),
+    _effect("place-units", [P("house", "house"), P("kind", "unit-kind"), P("count", "int", default=1),
+                            P("in", "list:area", "allowed areas (default: areas the house controls or "
+                              "holds units in)", default=[]),
+                            P("by", "house", "who places them (default: the house)", required=False)],
+            "{by} places {count} {kind} of {house}{in}",
+            "Puts available units on the board, obeying unit kinds per area type and supply.",
+            rules=("R41.1",)),
+    _effect("prevent-casualties", [P("house", "house")],
+            "{house} loses no units as casualties in this combat",
+            "Sword icons, card texts and Tides of Battle skulls destroy none of the house's units.",
+            windows=COMBAT_WINDOWS, rules=("R21.2",)),
+    _effect("choose-retreat-area", [P("house", "house"), P("by", "house")],
+            "{by} chooses where {house} retreats",
+            "The chooser picks the loser's retreat area among the legal ones with fewest losses.",
+            windows=("retreat",), rules=("R21.4",)),
+    _effect("prevent-advance", [], "the attacker's units stay in the area they marched from",
+            "The winning attacker does not move into the embattled area.", windows=("retreat",),
+            rules=("R21.5",)),
+    _effect("keep-march-order", [P("house", "house")],
+            "{house}'s march order moves with its army and may be resolved again",
+            "The winning attacker's march order is not removed; it goes with the army.",
+            windows=("after-combat",), rules=("R16.5",)),
+    # orders
+    _effect("remove-order", [P("area", "area")],
+            "the order token in {area} is removed", "Removes the order token placed in the area.",
+            rules=("R15.2",)),
+    _effect("forbid-orders", [P("types", "list:text", "order token ids that may not be placed")],
+            "no one may place {types} orders this Planning Phase",
+            "A planning restriction for the coming Planning Phase.", rules=("R13.2",)),
+    # tracks
+    _effect("move-on-track", [P("house", "house"), P("track", "track"), P("to", "end")],
+            "{house} moves to the {to} position of the {track} track",
+            "Everyone between shifts by one; dominance tokens follow the new order.", rules=("R5.6",)),
+    _effect("move-down-track", [P("house", "house"), P("track", "track"), P("places", "int")],
+            "{house} moves down {places} places on the {track} track",
+            "The house drops that many places (not past the last).", rules=("R5.6",)),
+    _effect("take-dominance-token", [P("house", "house"), P("track", "track")],
+            "{house} takes the dominance token of the {track} track", "", rules=("R5.4",)),
+    _effect("move-supply", [P("house", "house"), P("steps", "int")],
+            "{house} moves {steps} on the supply track",
+            "Moves the supply marker (between 0 and 6), then reconciles armies.", rules=("R8.4",)),
+    # phase procedures shared by several cards
+    _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
+            "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),
+    _effect("muster", [P("house", "house"), P("in", "list:area", "areas to muster in (default: every "
+                                              "castle or stronghold area it controls)", default=[])],
+            "{house} musters{in}", "Mustering points per castle/stronghold, spent under the usual rules.",
+            rules=("R9",)),
+    _effect("collect-power", [P("ports", "bool", "ports with ships also give power", default=True)],
+            "every house gains power for the power icons it controls{ports}",
+            "One power per power icon in controlled land areas (and per qualifying port).",
+            rules=("R7.9", "R24.9")),
+    _effect("bid-on-influence-tracks", [], "every house bids on the three influence tracks",
+            "Clash-of-kings bidding, track by track.", rules=("R10",)),
+    _effect("wildling-attack", [P("strength", "int", "default: the current threat", required=False),
+                                P("excluded", "house", "a house that sits out", required=False)],
+            "the wildlings attack{strength}", "A wildling attack: bids, then the top wildling card.",
+            rules=("R11",)),
+    _effect("advance-wildlings", [P("steps", "int", default=1)], "the wildling threat rises {steps}",
+            "", rules=("R11.1",)),
+    _effect("reshuffle-and-redraw", [], "shuffle this deck, then reveal a new card in its place",
+            "The card is shuffled back into its deck and a new card replaces it this round.", rules=("R7.2",)),
+    _effect("choose-one", [P("by", "house")], "{by} chooses one", "A choice among the `option` entries "
+            "of the block; only options whose condition holds are offered.", block="options",
+            rules=("R7.19",)),
+    _effect("return-bid", [P("house", "house")], "{house} takes back the power it bid",
+            "The house regains every power token it bid in the current bidding.", rules=("R12.9",)),
+    _effect("arrange-deck-top", [P("house", "house"), P("deck", "deck"), P("count", "int"),
+                                 P("min-bottom", "int", default=0)],
+            "{house} looks at the top {count} cards of {deck} and puts at least {min-bottom} on the bottom",
+            "The house sees the cards and orders them between the top and the bottom.", rules=("R41.5",)),
+    # Mother of Dragons
+    _effect("place-loyalty", [P("area", "area"), P("count", "int", default=1)],
+            "put {count} loyalty token in {area}", "Loyalty tokens from the supply (skipped when none is left).",
+            rules=("R37",)),
+    _effect("move-loyalty", [P("from", "area"), P("to", "area")],
+            "move a loyalty token from {from} to {to}", "", rules=("R39.5",)),
+    _effect("improve", [P("area", "area"), P("improvement", "improvement")],
+            "put a {improvement} improvement in {area}", "The area counts the matching icon once more.",
+            rules=("R42.3",)),
+    _effect("degrade", [P("area", "area"), P("icon", "icon")],
+            "degrade the {icon} of {area}", "The icon counts as absent from now on.", rules=("R42.3",)),
+    _effect("advance-dragon-strength", [], "move one dragon strength token into the dragon box now",
+            "Every dragon gains 1 strength at once.", rules=("R38",)),
+    _effect("revive-unit", [P("house", "house"), P("kind", "unit-kind"), P("in", "area")],
+            "put a destroyed {kind} of {house} back in {area}", "Only if supply allows.", rules=("R38",)),
+    _effect("move-vassal-to-first", [P("house", "house"), P("track", "track")],
+            "{house} moves to the first position of the {track} track", "", rules=("R43",)),
+]
+
+# ---- primitives: queries ------------------------------------------------------------------------
+_QUERIES = [
+    # combat
+    _query("is-winner", [P("house", "house")], "bool", "{house} wins the combat", "", ("R20.6",)),
+    _query("is-loser", [P("house", "house")], "bool", "{house} loses the combat", "", ("R20.6",)),
+    _query("is-attacker", [P("house", "house")], "bool", "{house} is the attacker", "", ("R19.1",)),
+    _query("is-defender", [P("house", "house")], "bool", "{house} is the defender", "", ("R19.1",)),
+    _query("is-supported", [P("house", "house")], "bool", "{house} is supported in this combat",
+           "True while at least one support given to the house stands.", ("R19.3",)),
+    _query("supporters", [P("house", "house")], "list:house", "the houses supporting {house}", "", ("R19.3",)),
+    _query("combat-margin", [], "int", "the difference between the final combat strengths", "", ("R20.6",)),
+    _query("final-strength", [P("house", "house")], "int", "{house}'s final combat strength", "", ("R20.5",)),
+    _query("combat-units", [P("house", "house", required=False), P("kind", "unit-kind", required=False),
+                            P("role", "role", default="fighting")], "list:unit",
+           "{role} {kind} units of {house} in this combat",
+           "Units taking part in the current combat: fighting (attacking or defending), supporting, or all.",
+           ("R19",)),
+    _query("is-transported-attack", [], "bool", "the attack came by ship transport", "", ("R17",)),
+    _query("played-card", [P("house", "house")], "card", "the house card {house} played", "", ("R20.1",)),
+    _query("printed-strength", [P("card", "card")], "int", "the printed combat strength of {card}", ""),
+    _query("order-value", [P("area", "area")], "int", "the value of the order in {area}", "", ("R14",)),
+    _query("has-order", [P("area", "area"), P("type", "order-type"), P("house", "house", required=False)],
+           "bool", "{house} has a {type} order in {area}", "", ("R14",)),
+    _query("order-areas", [P("house", "house"), P("near", "area", "only areas adjacent to this one",
+                                                    required=False)],
+           "list:area", "the areas holding {house}'s order tokens{near}", "", ("R14",)),
+    # cards
+    _query("hand", [P("house", "house")], "list:card", "the house cards in {house}'s hand", ""),
+    _query("discard-pile", [P("house", "house")], "list:card", "{house}'s discarded house cards", ""),
+    _query("weakest", [P("cards", "list:card")], "list:card", "the lowest-strength cards among {cards}", ""),
+    _query("strongest", [P("cards", "list:card")], "list:card", "the highest-strength cards among {cards}", ""),
+    _query("card-with-strength", [P("cards", "list:card"), P("strength", "int")], "list:card",
+           "the cards of {cards} with printed strength {strength}", ""),
+    # board
+    _query("units", [P("house", "house"), P("kind", "unit-kind", required=False),
+                     P("in", "list:area", default=[])], "list:unit", "{house}'s {kind} units{in}", ""),
+    _query("areas", [P("controlled-by", "house", required=False), P("with", "icon", required=False),
+                     P("kind", "text", "land, sea or port", required=False),
+                     P("uncontrolled", "bool", default=False)],
+           "list:area", "the {kind} areas{with}{controlled-by}", ""),
+    _query("adjacent", [P("area", "area"), P("kind", "text", "land, sea or port", required=False)],
+           "list:area", "the {kind} areas adjacent to {area}", "", ("R3.2",)),
+    _query("has-icon", [P("area", "area"), P("icon", "icon")], "bool", "{area} has a {icon}", ""),
+    _query("is-kind", [P("area", "area"), P("kind", "text")], "bool", "{area} is a {kind} area", ""),
+    _query("controls", [P("house", "house"), P("area", "area")], "bool", "{house} controls {area}", ""),
+    _query("home-area", [P("house", "house")], "area", "{house}'s home area", ""),
+    _query("loyalty-areas", [], "list:area", "the areas holding loyalty tokens", ""),
+    _query("river-areas", [], "list:area", "the land areas next to a river", ""),
+    # houses and tracks
+    _query("position", [P("house", "house"), P("track", "track")], "int",
+           "{house}'s position on the {track} track", "Position 1 is the top.", ("R5",)),
+    _query("highest-track", [P("house", "house")], "track", "the influence track where {house} stands highest", ""),
+    _query("power", [P("house", "house")], "int", "{house}'s available power", ""),
+    _query("victory-points", [P("house", "house")], "int", "{house}'s position on the victory track", ""),
+    _query("bid", [P("house", "house")], "int", "the power {house} bid", ""),
+    _query("others", [P("house", "house")], "list:house", "every house but {house}", ""),
+    _query("player-houses", [], "list:house", "the player houses (not vassals)", ""),
+    _query("vassals", [], "list:house", "the vassal houses", ""),
+    _query("turn-order", [P("reverse", "bool", default=False)], "list:house",
+           "the houses in turn order{reverse}", "Iron Throne order.", ("R5.2",)),
+    _query("is-vassal", [P("house", "house")], "bool", "{house} is a vassal", ""),
+    _query("commander", [P("house", "house")], "house", "the commander of {house}", ""),
+    _query("holder", [P("token", "dominance-token")], "house", "the holder of the {token}", ""),
+    _query("is-in-play", [P("house", "house")], "bool", "{house} is in the game", ""),
+    _query("count", [P("items", "list:any")], "int", "the number of {items}", ""),
+    _query("has-dragon-token-left", [], "bool", "a dragon strength token is still on the round track", ""),
+]
+
+PRIMITIVES: dict[str, Primitive] = {p.name: p for p in _EFFECTS + _QUERIES}
+
+# Words an expression may use as values without a call: the language's own enumerations.
+ENUM_VALUES: dict[str, str] = {v: t for t, vs in ENUMS.items() for v in vs}
+
+
+def effects() -> list[Primitive]:
+    return [p for p in PRIMITIVES.values() if p.kind == "effect"]
+
+
+def queries() -> list[Primitive]:
+    return [p for p in PRIMITIVES.values() if p.kind == "query"]

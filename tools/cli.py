@@ -1,0 +1,222 @@
+"""The `maester` command line: compile, check, validate, map, schema.
+
+Every command reports problems as located diagnostics on stderr and exits non-zero; no traceback
+reaches the user for a content or input error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from enum import Enum
+from functools import wraps
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from maester.dsl import MaesterError, compile_paths
+from maester.dsl.diagnostics import Diagnostics, Span
+from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+
+app = typer.Typer(
+    name="maester",
+    help="A rules interpreter and content toolkit for A Game of Thrones: The Board Game (2nd ed.) "
+    "with Mother of Dragons.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True, highlight=False)
+
+Paths = Annotated[
+    list[Path] | None,
+    typer.Argument(help="Content files or folders (default: the bundled content).", show_default=False),
+]
+
+
+def _report(diags: Diagnostics) -> None:
+    for d in diags:
+        style = "bold red" if d.severity == "error" else "yellow"
+        lines = d.format().splitlines()
+        err.print(lines[0], style=style, markup=False)
+        for line in lines[1:]:
+            err.print(line, markup=False)
+
+
+def friendly(fn: Callable) -> Callable:
+    """Turn maester errors into diagnostics and exit code 1 (2 for usage errors, typer's own)."""
+
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except MaesterError as e:
+            _report(e.diagnostics)
+            n = len(e.diagnostics.errors)
+            err.print(f"{n} error{'s' if n != 1 else ''}; nothing was written.", style="bold red")
+            raise typer.Exit(1) from None
+
+    return wrapper
+
+
+def _count(bundle: dict, section: str) -> int:
+    return len(bundle.get(section, {}))
+
+
+def summary_table(bundle: dict) -> Table:
+    table = Table(title=f"maester bundle {bundle['format_version']} — {len(bundle['sources'])} source files")
+    table.add_column("Content", style="bold")
+    table.add_column("Count", justify="right")
+    table.add_column("Details")
+    for bid, board in bundle["boards"].items():
+        kinds: dict[str, int] = {}
+        for a in board["areas"].values():
+            kinds[a["kind"]] = kinds.get(a["kind"], 0) + 1
+        castles = sum(1 for a in board["areas"].values() if a["castle"] != "none")
+        table.add_row(f"board {bid}", str(len(board["areas"])),
+                      f"{kinds.get('land', 0)} land, {kinds.get('sea', 0)} sea, {kinds.get('port', 0)} ports, "
+                      f"{len(board['borders'])} borders, {castles} castles/strongholds")
+    rows = [
+        ("overlays", "overlays", lambda v: ", ".join(v)),
+        ("houses", "houses", lambda v: ", ".join(v)),
+        ("unit kinds", "unit_kinds", lambda v: ", ".join(v)),
+        ("influence tracks", "tracks", lambda v: ", ".join(v)),
+        ("tables", "tables", lambda v: ", ".join(v)),
+        ("order tokens", "orders", lambda v: f"{sum(o['copies'] for o in v.values())} tokens in "
+                                             f"{len({o['set'] for o in v.values()})} sets"),
+        ("rules sets", "games", lambda v: ", ".join(v)),
+        ("setups", "setups", lambda v: ", ".join(v)),
+        ("card sets", "card_sets", lambda v: ", ".join(v)),
+        ("house cards", "house_cards",
+         lambda v: f"{sum(1 for c in v.values() if c['abilities'])} with abilities"),
+        ("Westeros cards", "westeros_cards",
+         lambda v: ", ".join(f"deck {d.upper()}: {sum(c['copies'] for c in v.values() if c['deck'] == d)}"
+                             for d in ("i", "ii", "iii", "iv") if any(c["deck"] == d for c in v.values()))),
+        ("wildling cards", "wildling_cards", lambda v: ""),
+        ("loans", "loans", lambda v: ""),
+    ]
+    for label, section, detail in rows:
+        values = bundle.get(section, {})
+        table.add_row(label, str(len(values)), detail(values) if values else "")
+    return table
+
+
+@app.command()
+@friendly
+def check(paths: Paths = None,
+          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
+    """Compile and validate content without writing a bundle; print what it holds."""
+    bundle = compile_paths(paths or None)
+    if not quiet:
+        out.print(summary_table(bundle))
+        out.print("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
+
+
+@app.command("compile")
+@friendly
+def compile_cmd(
+    paths: Paths = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the bundle ('-' for stdout).")]
+    = Path("bundle.json"),
+) -> None:
+    """Compile content to a validated JSON bundle."""
+    bundle = compile_paths(paths or None)
+    text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
+    if str(output) == "-":
+        sys.stdout.write(text)
+        return
+    output.write_text(text, encoding="utf-8")
+    err.print(f"wrote {output} ({len(text):,} bytes, format {bundle['format_version']})")
+
+
+@app.command()
+@friendly
+def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
+    """Check a compiled bundle against the JSON Schemas."""
+    from maester.dsl.validate import validate_bundle
+
+    diags = Diagnostics()
+    label = str(bundle)
+    try:
+        data = json.loads(bundle.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        diags.error("no-such-file", f"{label}: no such file", Span(label, 0, 0))
+        raise MaesterError(diags) from None
+    except json.JSONDecodeError as e:
+        diags.error("not-json", f"{label} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
+        raise MaesterError(diags) from None
+    validate_bundle(data, diags, label)
+    if diags.errors:
+        raise MaesterError(diags)
+    out.print(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+
+
+class MapFormat(str, Enum):
+    json = "json"
+    dot = "dot"
+    png = "png"
+
+
+@app.command("map")
+@friendly
+def map_cmd(
+    board: Annotated[str, typer.Option("--board", "-b", help="base, mod or mod-essos (or any board id).")]
+    = "base",
+    fmt: Annotated[MapFormat, typer.Option("--format", "-f", help="Output format.")] = MapFormat.json,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (png needs one; "
+                                                 "default: <board>.png).")] = None,
+    paths: Annotated[list[Path] | None, typer.Option("--content", help="Content to compile.")] = None,
+) -> None:
+    """Export a board's graph (areas and borders) as JSON, Graphviz DOT or a PNG picture."""
+    from maester.interpreter.board import BOARD_ALIASES, Board
+
+    bundle = compile_paths(paths or None)
+    board_id = BOARD_ALIASES.get(board, board)
+    graph = Board.from_bundle(bundle, board_id)
+    if fmt is MapFormat.png:
+        from maester.tools.draw import draw_board
+
+        target = output or Path(f"{board_id}.png")
+        draw_board(graph, target)
+        err.print(f"wrote {target}")
+        return
+    text = graph.to_json_text() if fmt is MapFormat.json else graph.to_dot()
+    if output:
+        output.write_text(text, encoding="utf-8")
+        err.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite schemas/effect.schema.json "
+                                                "from the primitive registry.")] = False) -> None:
+    """Print (or rewrite) the effect schema generated from the primitive registry."""
+    from maester.dsl.effect_schema import effect_schema_text
+
+    text = effect_schema_text()
+    if write:
+        target = Path(__file__).resolve().parent.parent / "schemas" / "effect.schema.json"
+        target.write_text(text, encoding="utf-8")
+        err.print(f"wrote {target}")
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+def version() -> None:
+    """Print the versions of maester, its content language and its bundle format."""
+    out.print(f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
