@@ -548,6 +548,8 @@ class EffectChecker:
             return ENUMS[type_]
         if type_ == "order-type":
             return _ORDER_TYPES
+        if type_ == "order":  # order token ids, declared by `order` entries (content/core/orders.mst)
+            return self.symbols.ids("order").keys()
         if type_ == "deck":
             return _DECKS
         if type_ == "dominance-token":
@@ -566,7 +568,8 @@ class EffectChecker:
 
     def _id_types(self, text: str) -> list[str]:
         found = []
-        for t in list(_TYPE_NAMESPACES) + list(ENUMS) + ["order-type", "deck", "dominance-token"]:
+        # "order" last: a bare `march` stays an order-type unless an order token id is expected
+        for t in list(_TYPE_NAMESPACES) + list(ENUMS) + ["order-type", "deck", "dominance-token", "order"]:
             pool = self._pool(t)
             if pool is not None and text in pool:
                 found.append(t)

@@ -332,7 +332,8 @@ class Compiler:
             elif item.head in ("remove-area",) and ids:
                 changes.append(Change("remove-area", item.span, None, ids[:1]))
             elif item.head in ("border", "remove-border", "link") and len(ids) == 2:
-                changes.append(Change(item.head, item.span, None, ids))
+                if all(self.symbols.lookup("area", i) for i in ids):  # unknown ids are reported already
+                    changes.append(Change(item.head, item.span, None, ids))
         return changes
 
     def overlay_changes(self, decl: Declaration) -> list[Change]:
@@ -415,19 +416,25 @@ def _post_process(kind: str, record: dict) -> dict:
         record["unit_limits"] = {k: n for k, n in record.pop("unit_limit")}
     elif kind == "track":
         token = record.pop("dominance_token")
-        record["dominance_token"] = {"id": token[0], "name": token[1]}
+        record["dominance_token"] = {"id": token[0], "name": token[1], "text": record.pop("dominance_text")}
     elif kind == "table":
         record["rows"] = {k: v for k, v in record.pop("row")}
     elif kind == "setup":
+        record["vassals"] = record["vassals"] or 0
+        record["dragon_strength_rounds"] = record["dragon_strength_rounds"] or []
+        record["loyalty_tokens"] = {a: n for a, n in record.pop("loyalty_token")}
         record["neutral_forces"] = {a: n for a, n in record.pop("neutral_force")}
         record["garrisons"] = {a: n for a, n in record.pop("garrison")}
         record["influence"] = {t: hs for t, hs in record.pop("influence")}
         record["blocked"] = record.get("blocked") or []
         record.pop("start", None)
-        starts: dict[str, list] = {}
+        starts: dict[str, dict[str, list]] = {"player": {}, "vassal": {}}
         for s in record.pop("_starts", []):
-            starts.setdefault(s["house"], []).append({"area": s["area"], "units": s["units"]})
-        record["starting_units"] = starts
+            units = dict(s["units"])
+            role = units.pop("as", None) or "player"  # None: a bad value, already reported
+            starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units})
+        record["starting_units"] = starts["player"]
+        record["vassal_starting_units"] = starts["vassal"]
         record["notes"] = record.pop("note")
     elif kind in ("house-card", "vassal-card"):
         record["swords"] = record["swords"] or 0

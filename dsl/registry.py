@@ -6,7 +6,7 @@ primitive reference in docs/dsl.md is generated from it, and the interpreter's h
 these names. tests/test_registry.py fails when any of those drift apart.
 
 Types (argument and result kinds):
-  int, bool, text, house, area, track, unit-kind, order-type, icon, deck, card, dominance-token,
+  int, bool, text, house, area, track, unit-kind, order-type, order (an order token id), icon, deck, card, dominance-token,
   unit, improvement, end (first|last), role (fighting|supporting|all), any
   list:T — a list of T (e.g. list:area). A T is not accepted where list:T is expected.
 Each parameter is positional in the order listed, or named (`gain-power(house: you, amount: 2)`).
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SCALAR_TYPES = (
-    "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "icon", "deck", "card",
+    "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "order", "icon", "deck", "card",
     "dominance-token", "unit", "improvement", "end", "role", "any",
 )
 
@@ -135,15 +135,15 @@ TRIGGERS: dict[str, Trigger] = {
         Trigger("before-combat", "combat", "After the reveal, before combat strength is final",
                 "Choices that change strength, made after the `immediately` step.", ("R20.2",)),
         Trigger("combat-strength", "combat", "While combat strength is calculated",
-                "Static modifiers, read while strength and icons are counted.", ("R20.4",)),
+                "Static modifiers, read while strength and icons are counted.", ("R20.2.3",)),
         Trigger("after-winner-determination", "combat", "Once the winner is known",
-                "`If you win / lose` abilities, before casualties.", ("R20.6", "R21.1")),
+                "`If you win / lose` abilities, before casualties.", ("R20.2.4",)),
         Trigger("casualties", "combat", "When casualties are taken",
                 "Abilities that change or add casualties.", ("R21.2",)),
         Trigger("retreat", "combat", "When the loser retreats",
-                "Abilities that change where or whether units retreat.", ("R21.4",)),
+                "Abilities that change where or whether units retreat.", ("R21.3",)),
         Trigger("after-combat", "combat", "When the combat is over",
-                "Combat clean-up abilities, win or lose.", ("R21.7",)),
+                "Combat clean-up abilities, win or lose.", ("R20.2.5", "R21.5.6")),
     )
 }
 
@@ -207,7 +207,7 @@ _EFFECTS = [
     _effect("set-unit-strength", [P("units", "list:unit"), P("value", "int")],
             "{units} each count {value} combat strength",
             "Overrides the strength of these units in this combat (routed units stay at 0).",
-            windows=COMBAT_WINDOWS, rules=("R19.6",)),
+            windows=COMBAT_WINDOWS, rules=("R20.2.3",)),
     # house cards
     _effect("return-played-card", [P("house", "house")],
             "{house}'s revealed house card goes back to its hand",
@@ -219,21 +219,22 @@ _EFFECTS = [
             windows=("cancel", "immediately"), rules=("R20.2",)),
     _effect("reveal-another-card", [P("house", "house"), P("random", "bool", default=False)],
             "{house} reveals another house card from its hand{random}",
-            "After a cancel: the house reveals a different card (chosen by it, or at random when `random` "
-            "is true); with none left it fights without a card.", windows=("cancel", "immediately"),
+            "After a cancel: the house reveals a different card, chosen by it; with `random` true the "
+            "card is instead picked at random from its whole hand, the cancelled card included. With "
+            "no card to reveal it fights without a card (R20.3).", windows=("cancel", "immediately"),
             rules=("R20.2",)),
     _effect("return-discards-to-hand", [P("house", "house")],
             "{house} takes every card of its discard pile back into its hand",
-            "The whole discard pile returns to the hand.", rules=("R20.7",)),
+            "The whole discard pile returns to the hand.", rules=("R21.5.4",)),
     _effect("take-from-discard", [P("house", "house"), P("card", "card")],
             "{house} takes {card} from its discard pile into its hand",
-            "One discarded card returns to the hand.", rules=("R20.7",)),
+            "One discarded card returns to the hand.", rules=("R20.2",)),
     _effect("discard-from-hand", [P("house", "house"), P("card", "card")],
             "{house} discards {card} from its hand", "A card in hand goes to the discard pile.",
-            rules=("R20.7",)),
+            rules=("R20.2",)),
     _effect("keep-played-card", [P("house", "house")],
             "{house} takes its played card back into its hand instead of discarding it",
-            "The played card is not discarded after this combat.", rules=("R21.7",)),
+            "The played card is not discarded after this combat.", rules=("R21.5.3",)),
     _effect("remove-from-game", [P("card", "card")],
             "{card} is removed from the game", "The card leaves the game for good (neither hand nor discards).",
             rules=("R43.1",)),
@@ -251,33 +252,40 @@ _EFFECTS = [
             "{unit} is replaced by a {kind}",
             "Swaps the unit for one of the owner's available units of that kind, in the same place; "
             "if none is available, nothing happens.", rules=("R9.3",)),
-    _effect("place-units", [P("house", "house"), P("kind", "unit-kind"), P("count", "int", default=1),
+    _effect("place-units", [P("house", "house"),
+                            P("kind", "unit-kind", "absent: each unit is of the placer's choice among the "
+                              "house's available kinds that may stand there", required=False),
+                            P("count", "int", default=1),
                             P("in", "list:area", "allowed areas (default: areas the house controls or "
                               "holds units in)", default=[]),
                             P("by", "house", "who places them (default: the house)", required=False)],
             "{by} places {count} {kind} of {house}{in}",
-            "Puts available units on the board, obeying unit kinds per area type and supply.",
-            rules=("R41.1",)),
+            "Puts available units on the board, obeying unit kinds per area type and supply; units not "
+            "available (or not allowed by supply) are not placed.",
+            rules=("R41.1", "R39.4")),
     _effect("prevent-casualties", [P("house", "house")],
             "{house} loses no units as casualties in this combat",
-            "Sword icons, card texts and Tides of Battle skulls destroy none of the house's units.",
+            "Sword icons, card texts and Tides of Battle skulls destroy none of the house's units. A "
+            "standing protection for the whole combat: it also covers card texts resolved before the "
+            "casualties step (an `immediately` destroy, for instance); units lost to retreat, routing or "
+            "supply still die.",
             windows=COMBAT_WINDOWS, rules=("R21.2",)),
     _effect("choose-retreat-area", [P("house", "house"), P("by", "house")],
             "{by} chooses where {house} retreats",
             "The chooser picks the loser's retreat area among the legal ones with fewest losses.",
-            windows=("retreat",), rules=("R21.4",)),
+            windows=("retreat",), rules=("R21.3.7",)),
     _effect("prevent-advance", [], "the attacker's units stay in the area they marched from",
             "The winning attacker does not move into the embattled area.", windows=("retreat",),
-            rules=("R21.5",)),
+            rules=("R21.5.1",)),
     _effect("keep-march-order", [P("house", "house")],
             "{house}'s march order moves with its army and may be resolved again",
             "The winning attacker's march order is not removed; it goes with the army.",
-            windows=("after-combat",), rules=("R16.5",)),
+            windows=("after-combat",), rules=("R21.5.2",)),
     # orders
     _effect("remove-order", [P("area", "area")],
             "the order token in {area} is removed", "Removes the order token placed in the area.",
             rules=("R15.2",)),
-    _effect("forbid-orders", [P("types", "list:text", "order token ids that may not be placed")],
+    _effect("forbid-orders", [P("types", "list:order", "the order tokens that may not be placed")],
             "no one may place {types} orders this Planning Phase",
             "A planning restriction for the coming Planning Phase.", rules=("R13.2",)),
     # tracks
@@ -336,7 +344,7 @@ _EFFECTS = [
     _effect("advance-dragon-strength", [], "move one dragon strength token into the dragon box now",
             "Every dragon gains 1 strength at once.", rules=("R38",)),
     _effect("revive-unit", [P("house", "house"), P("kind", "unit-kind"), P("in", "area")],
-            "put a destroyed {kind} of {house} back in {area}", "Only if supply allows.", rules=("R38",)),
+            "put a destroyed {kind} of {house} back in {in}", "Only if supply allows.", rules=("R38",)),
     _effect("move-vassal-to-first", [P("house", "house"), P("track", "track")],
             "{house} moves to the first position of the {track} track", "", rules=("R43",)),
 ]
@@ -360,6 +368,12 @@ _QUERIES = [
            ("R19",)),
     _query("is-transported-attack", [], "bool", "the attack came by ship transport", "", ("R17",)),
     _query("played-card", [P("house", "house")], "card", "the house card {house} played", "", ("R20.1",)),
+    _query("has-played-card", [P("house", "house")], "bool", "{house} fights with a house card",
+           "False when the house fights without a card (nothing left to reveal after a cancel).",
+           ("R20.3",)),
+    _query("retreat-area", [P("house", "house")], "area", "the area {house}'s army retreated to",
+           "Where the losing army retreated in this combat (a losing attacker: the area it marched "
+           "from); none when no unit of it retreated.", ("R21.3",)),
     _query("printed-strength", [P("card", "card")], "int", "the printed combat strength of {card}", ""),
     _query("order-value", [P("area", "area")], "int", "the value of the order in {area}", "", ("R14",)),
     _query("has-order", [P("area", "area"), P("type", "order-type"), P("house", "house", required=False)],
@@ -375,12 +389,24 @@ _QUERIES = [
     _query("card-with-strength", [P("cards", "list:card"), P("strength", "int")], "list:card",
            "the cards of {cards} with printed strength {strength}", ""),
     # board
-    _query("units", [P("house", "house"), P("kind", "unit-kind", required=False),
-                     P("in", "list:area", default=[])], "list:unit", "{house}'s {kind} units{in}", ""),
+    _query("units", [P("house", "house", "absent: the units of every house", required=False),
+                     P("kind", "unit-kind", required=False),
+                     P("in", "list:area", default=[])], "list:unit", "{house}'s {kind} units{in}",
+           "Units on the board; combine with `without(...)` to leave some out."),
+    _query("area-of", [P("unit", "unit")], "area", "the area {unit} is in", ""),
+    _query("available-units", [P("house", "house"), P("kind", "unit-kind")], "int",
+           "the number of {kind} pieces {house} has off the board",
+           "Pieces of that kind not on the board: available to muster or place (R9.6); for Dragons, "
+           "the destroyed ones (R38.2).", ("R9.6", "R38.2")),
     _query("areas", [P("controlled-by", "house", required=False), P("with", "icon", required=False),
                      P("kind", "text", "land, sea or port", required=False),
-                     P("uncontrolled", "bool", default=False)],
-           "list:area", "the {kind} areas{with}{controlled-by}", ""),
+                     P("uncontrolled", "bool", default=False),
+                     P("side", "text", "westeros or essos: only areas of that board", required=False),
+                     P("neutral-force", "bool", "true: only areas holding a neutral force token; false: "
+                       "only areas without one", required=False),
+                     P("min-units", "int", "only areas holding at least this many units", required=False)],
+           "list:area", "the {kind} areas{with}{controlled-by}{side}{neutral-force}{min-units}",
+           "Areas of the board in play, filtered by every argument given."),
     _query("adjacent", [P("area", "area"), P("kind", "text", "land, sea or port", required=False)],
            "list:area", "the {kind} areas adjacent to {area}", "", ("R3.2",)),
     _query("has-icon", [P("area", "area"), P("icon", "icon")], "bool", "{area} has a {icon}", ""),
@@ -406,6 +432,11 @@ _QUERIES = [
     _query("holder", [P("token", "dominance-token")], "house", "the holder of the {token}", ""),
     _query("is-in-play", [P("house", "house")], "bool", "{house} is in the game", ""),
     _query("count", [P("items", "list:any")], "int", "the number of {items}", ""),
+    _query("contains", [P("items", "list:any"), P("item", "any")], "bool", "{items} include {item}",
+           "True when the item is one of the list's items."),
+    _query("without", [P("items", "list:any"), P("removed", "list:any")], "list:any",
+           "{items} other than {removed}",
+           "The items of the first list, in order, that are not in the second."),
     _query("has-dragon-token-left", [], "bool", "a dragon strength token is still on the round track", ""),
 ]
 

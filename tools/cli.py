@@ -194,18 +194,34 @@ def map_cmd(
 
 
 @app.command()
-def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite schemas/effect.schema.json "
-                                                "from the primitive registry.")] = False) -> None:
+def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
+                                                "from the primitive registry.")] = False,
+           path: Annotated[Path, typer.Option(help="The file --write rewrites (run from the repository).")]
+           = Path("schemas/effect.schema.json")) -> None:
     """Print (or rewrite) the effect schema generated from the primitive registry."""
     from maester.dsl.effect_schema import effect_schema_text
 
     text = effect_schema_text()
     if write:
-        target = Path(__file__).resolve().parent.parent / "schemas" / "effect.schema.json"
-        target.write_text(text, encoding="utf-8")
-        err.print(f"wrote {target}")
+        path.write_text(text, encoding="utf-8")
+        err.print(f"wrote {path}")
     else:
         sys.stdout.write(text)
+
+
+@app.command()
+def docs(write: Annotated[bool, typer.Option("--write", help="Refresh the generated reference in "
+                                              "the language guide.")] = False,
+         path: Annotated[Path, typer.Option(help="The guide --write refreshes (run from the repository).")]
+         = Path("docs/dsl.md")) -> None:
+    """Print (or refresh in docs/dsl.md) the language reference generated from the registry."""
+    from maester.dsl.docgen import reference_markdown, refresh
+
+    if write:
+        changed = refresh(path)
+        err.print(f"{'updated' if changed else 'unchanged'}: {path}")
+    else:
+        sys.stdout.write(reference_markdown())
 
 
 @app.command()

@@ -1,0 +1,107 @@
+"""Generate the reference part of docs/dsl.md from the registry and the declaration kinds.
+
+The hand-written part of docs/dsl.md explains the language; the part between the markers below is
+produced here, so it lists exactly what the compiler accepts. `maester docs --write` refreshes it;
+tests/test_registry.py fails when the file is stale.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .kinds import KINDS
+from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
+
+BEGIN = "<!-- BEGIN GENERATED REFERENCE (maester docs --write) -->"
+END = "<!-- END GENERATED REFERENCE -->"
+
+
+def _sig(p: Primitive) -> str:
+    params = ", ".join(f"{x.name}{'' if x.required else '?'}: {x.type}" for x in p.params)
+    ret = f" → {p.returns}" if p.returns else ""
+    return f"`{p.name}({params}){ret}`"
+
+
+def _param_rows(p: Primitive) -> list[str]:
+    rows = []
+    for x in p.params:
+        default = "" if x.default is None else f" (default `{x.default}`)".replace("[]", "none")
+        opt = "required" if x.required else "optional"
+        rows.append(f"  - `{x.name}`: {x.type}, {opt}{default}{' — ' + x.doc if x.doc else ''}")
+    return rows
+
+
+def reference_markdown() -> str:
+    out = [BEGIN, "", "## Reference (generated)", ""]
+    out += ["### Statements", ""]
+    for s in STATEMENTS.values():
+        out += [f"#### `{s.name}`", "", f"Syntax: `{s.syntax}`", "", s.doc, "", "```", s.example, "```", ""]
+    out += ["### Triggers (timing windows of house card abilities)", "",
+            "| trigger | when | rules |", "|---|---|---|"]
+    for t in TRIGGERS.values():
+        out.append(f"| `{t.name}` | {t.english}. {t.doc} | {', '.join(t.rules)} |")
+    out += ["", "### Contexts and their names", ""]
+    for c in CONTEXTS.values():
+        names = ", ".join(f"`{k}` ({v})" for k, v in c.variables.items()) or "none"
+        out.append(f"- **{c.name}** — {c.doc} Names: {names}.")
+    out += ["", "### Words of the language", ""]
+    for k, vs in ENUMS.items():
+        out.append(f"- `{k}`: " + ", ".join(f"`{v}`" for v in vs))
+    for kind in ("effect", "query"):
+        title = "Effect primitives (statements)" if kind == "effect" else "Queries (expressions)"
+        out += ["", f"### {title}", ""]
+        for p in sorted((p for p in PRIMITIVES.values() if p.kind == kind), key=lambda p: p.name):
+            out.append(f"#### `{p.name}`")
+            out.append("")
+            out.append(_sig(p))
+            out.append("")
+            out.append(f"Reads: “{p.english}”." + (f" {p.doc}" if p.doc else ""))
+            if p.windows:
+                out.append(f"Only in the combat windows: {', '.join(p.windows)}.")
+            if p.block:
+                out.append("Takes a block of `option` entries.")
+            if p.rules:
+                out.append(f"Rules: {', '.join(p.rules)}.")
+            if p.params:
+                out.append("")
+                out += _param_rows(p)
+            out.append("")
+    out += ["### Declaration kinds", ""]
+    for k in KINDS.values():
+        head = f"`{k.name} ID \"Name\" {{ ... }}`" if k.top_level else f"`{k.name}` (nested)"
+        out += [f"#### {head}", "", k.doc, ""]
+        for key in k.keys.values():
+            vals = " ".join(f"<{v}>" for v in key.values)
+            flags = []
+            if key.required:
+                flags.append("required")
+            if key.repeat:
+                flags.append("repeatable")
+            if key.block:
+                flags.append(f"block: {key.block}")
+            note = f" ({', '.join(flags)})" if flags else ""
+            out.append(f"- `{key.name}{' ' + vals if vals else ''}`{note}{' — ' + key.doc if key.doc else ''}")
+        if k.effect_context:
+            out.append(f"- `when TRIGGER {{ ... }}` — abilities ({k.effect_context} context)")
+        out.append("")
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def refresh(path: Path) -> bool:
+    """Rewrite the generated part of `path`; True when it changed."""
+    text = path.read_text(encoding="utf-8")
+    new = reference_markdown()
+    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
+    updated = pattern.sub(lambda _m: new, text) if pattern.search(text) else text.rstrip() + "\n\n" + new
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+        return True
+    return False
+
+
+def generated_part(path: Path) -> str | None:
+    text = path.read_text(encoding="utf-8")
+    m = re.search(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", text, re.S)
+    return m.group(0) if m else None
