@@ -294,7 +294,7 @@ class EffectChecker:
             case ast.For(var=var, iterable=it, body=body):
                 lowered, t = self.infer(it, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
-                return {"for": var, "in": lowered, "do": self.block(body, scope.child(**{var: elem}))}
+                return {"for": var, "in": lowered, "body": self.block(body, scope.child(**{var: elem}))}
             case ast.Choose(var=var, options=opts, by=by, count=count, distinct=distinct, body=body):
                 lowered, t = self.infer(opts, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
@@ -303,15 +303,15 @@ class EffectChecker:
                     out["count"] = self.expr(count, "int", scope)
                 if distinct:
                     out["distinct"] = True
-                out["do"] = self.block(body, scope.child(**{var: elem}))
+                out["body"] = self.block(body, scope.child(**{var: elem}))
                 return out
             case ast.May(by=by, pay=pay, condition=cond, body=body, otherwise=otherwise):
                 out = {"may": self._chooser(by, scope, item.span)}
                 if pay is not None:
                     out["pay"] = self.expr(pay, "int", scope)
                 if cond is not None:
-                    out["if"] = self.expr(cond, "bool", scope)
-                out["do"] = self.block(body, scope)
+                    out["condition"] = self.expr(cond, "bool", scope)
+                out["body"] = self.block(body, scope)
                 if otherwise is not None:
                     out["else"] = self.block(otherwise, scope)
                 return out
@@ -342,7 +342,7 @@ class EffectChecker:
         out: dict = {"trigger": trig.name}
         if item.condition is not None:
             out["if"] = self.expr(item.condition, "bool", inner)
-        out["do"] = self.block(item.body, inner)
+        out["body"] = self.block(item.body, inner)
         out["at"] = str(item.span)
         return out
 
@@ -387,7 +387,7 @@ class EffectChecker:
             opt: dict = {"option": item.key, "text": item.text}
             if item.condition is not None:
                 opt["if"] = self.expr(item.condition, "bool", scope)
-            opt["do"] = self.block(item.body, scope)
+            opt["body"] = self.block(item.body, scope)
             out.append(opt)
         if not out:
             self.diags.error("missing-option", "a choice needs at least one option", None)

@@ -397,6 +397,8 @@ def _area_changes(found: dict) -> dict:
     for key, fld in mapping.items():
         if key in found:
             out[fld] = found[key]
+    if found.get("no-neutral-force"):
+        out["neutral_force"] = None
     for flag in ("loyalty-token", "garrison-returns"):
         if found.get(flag):
             out[_field(flag)] = True

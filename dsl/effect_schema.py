@@ -24,24 +24,43 @@ def _args_schema(prim: Primitive) -> dict:
     }
 
 
+def _dispatch_by_key(keys: list[str], targets: dict[str, str]) -> dict:
+    """An object told apart by which one of `keys` it has; validated only against that definition.
+
+    (A plain `oneOf` over every alternative is correct too, but validators then try each branch in
+    full, which is very slow for nested effects.)
+    """
+    return {
+        "type": "object",
+        "oneOf": [{"required": [k]} for k in keys],
+        "allOf": [{"if": {"required": [k]}, "then": {"$ref": f"#/$defs/{targets.get(k, k)}"}} for k in keys],
+    }
+
+
+def _dispatch_by_value(key: str, names: list[str], prefix: str) -> dict:
+    """An object told apart by the value of `key` (a primitive name)."""
+    return {
+        "type": "object",
+        "required": [key],
+        "properties": {key: {"enum": names}},
+        "allOf": [{"if": {"properties": {key: {"const": n}}}, "then": {"$ref": f"#/$defs/{prefix}{n}"}}
+                  for n in names],
+    }
+
+
 def effect_schema() -> dict:
     effects = sorted((p for p in PRIMITIVES.values() if p.kind == "effect"), key=lambda p: p.name)
     queries = sorted((p for p in PRIMITIVES.values() if p.kind == "query"), key=lambda p: p.name)
     defs: dict = {
         "expr": {
-            "description": "An expression: a number, a condition, a text, a variable, an id, a list, "
-                           "a query call or an operator.",
-            "oneOf": [
-                {"type": "integer"},
-                {"type": "boolean"},
-                {"$ref": "#/$defs/text"},
-                {"$ref": "#/$defs/var"},
-                {"$ref": "#/$defs/id"},
-                {"$ref": "#/$defs/list"},
-                {"$ref": "#/$defs/query"},
-                {"$ref": "#/$defs/operator"},
-            ],
+            "description": "An expression: a number, a condition, or an object with exactly one of the keys "
+                           "text, var, id, list, query, op.",
+            "if": {"type": "object"},
+            "then": {"$ref": "#/$defs/expr-object"},
+            "else": {"type": ["integer", "boolean"]},
         },
+        "expr-object": _dispatch_by_key(["text", "var", "id", "list", "query", "op"],
+                                        {"op": "operator"}),
         "text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
                  "additionalProperties": False},
         "var": {
@@ -65,12 +84,10 @@ def effect_schema() -> dict:
             },
             "required": ["op", "args"], "additionalProperties": False,
         },
-        "query": {"oneOf": [{"$ref": f"#/$defs/query-{q.name}"} for q in queries]},
+        "query": _dispatch_by_value("query", [q.name for q in queries], "query-"),
         "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}},
-        "statement": {
-            "oneOf": [{"$ref": f"#/$defs/do-{e.name}"} for e in effects]
-            + [{"$ref": f"#/$defs/{s}"} for s in ("if", "for", "choose", "may", "let")],
-        },
+        "statement": _dispatch_by_key(["do", "if", "for", "choose", "may", "let"], {"do": "call"}),
+        "call": _dispatch_by_value("do", [e.name for e in effects], "do-"),
         "if": {
             "type": "object",
             "properties": {"if": {"$ref": "#/$defs/expr"}, "then": {"$ref": "#/$defs/block"},
@@ -80,22 +97,22 @@ def effect_schema() -> dict:
         "for": {
             "type": "object",
             "properties": {"for": {"type": "string"}, "in": {"$ref": "#/$defs/expr"},
-                           "do": {"$ref": "#/$defs/block"}},
-            "required": ["for", "in", "do"], "additionalProperties": False,
+                           "body": {"$ref": "#/$defs/block"}},
+            "required": ["for", "in", "body"], "additionalProperties": False,
         },
         "choose": {
             "type": "object",
             "properties": {"choose": {"type": "string"}, "from": {"$ref": "#/$defs/expr"},
                            "by": {"$ref": "#/$defs/expr"}, "count": {"$ref": "#/$defs/expr"},
-                           "distinct": {"type": "boolean"}, "do": {"$ref": "#/$defs/block"}},
-            "required": ["choose", "from", "by", "do"], "additionalProperties": False,
+                           "distinct": {"type": "boolean"}, "body": {"$ref": "#/$defs/block"}},
+            "required": ["choose", "from", "by", "body"], "additionalProperties": False,
         },
         "may": {
             "type": "object",
             "properties": {"may": {"$ref": "#/$defs/expr"}, "pay": {"$ref": "#/$defs/expr"},
-                           "if": {"$ref": "#/$defs/expr"}, "do": {"$ref": "#/$defs/block"},
+                           "condition": {"$ref": "#/$defs/expr"}, "body": {"$ref": "#/$defs/block"},
                            "else": {"$ref": "#/$defs/block"}},
-            "required": ["may", "do"], "additionalProperties": False,
+            "required": ["may", "body"], "additionalProperties": False,
         },
         "let": {
             "type": "object",
@@ -105,18 +122,18 @@ def effect_schema() -> dict:
         "option": {
             "type": "object",
             "properties": {"option": {"type": "string"}, "text": {"type": "string"},
-                           "if": {"$ref": "#/$defs/expr"}, "do": {"$ref": "#/$defs/block"}},
-            "required": ["option", "text", "do"], "additionalProperties": False,
+                           "if": {"$ref": "#/$defs/expr"}, "body": {"$ref": "#/$defs/block"}},
+            "required": ["option", "text", "body"], "additionalProperties": False,
         },
         "ability": {
             "type": "object",
             "properties": {
                 "trigger": {"enum": sorted(TRIGGERS)},
                 "if": {"$ref": "#/$defs/expr"},
-                "do": {"$ref": "#/$defs/block"},
+                "body": {"$ref": "#/$defs/block"},
                 "at": {"type": "string", "description": "file:line:col of the ability in the content"},
             },
-            "required": ["trigger", "do", "at"], "additionalProperties": False,
+            "required": ["trigger", "body", "at"], "additionalProperties": False,
         },
     }
     for e in effects:
