@@ -150,7 +150,8 @@ KINDS: dict[str, Kind] = {
                  doc="tokens of this kind per house (per set for vassal tokens)"),
               _k("sea-only", doc="resolved only in a sea area or a port holding a ship"),
               _k("resolves-at", "enum:consolidate-power",
-                 doc="resolved with consolidate power orders (a defense-or-muster token: its muster part)"),
+                 doc="resolved with consolidate power orders "
+                 "(for a defense-or-muster token: its muster part)"),
               _k("raidable-by", "list:ref:order",
                  doc="the only raid orders that may remove it (absent: by its type, R14.4)"),
               _k("raid-gives-power", "enum:yes|no",
