@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
-from .kinds import KINDS, REF_KINDS, Key, Kind
+from .kinds import REF_KINDS, Key, Kind
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 
 # ---- the symbol table ---------------------------------------------------------------------------

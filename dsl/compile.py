@@ -187,7 +187,7 @@ class Compiler:
                         decls.append(decl)
                 else:
                     self.diags.error("misplaced-statement", "effect statements belong inside a card",
-                                     item.span, "start the file with a declaration, e.g. house-card ID \"Name\" { ... }")
+                                     item.span, 'start with a declaration, e.g. house-card ID "Name" { ... }')
         bundle: dict = {
             "format": BUNDLE_FORMAT,
             "format_version": BUNDLE_FORMAT_VERSION,
@@ -271,10 +271,13 @@ class Compiler:
         return _post_process(kind.name, record)
 
     def _nested(self, record: dict, entry: ast.Entry, found: dict) -> None:
-        if entry.head == "start":
-            house, area = (v.text if isinstance(v, ast.Name) else None for v in entry.values[:2])
-            starts = record.setdefault("_starts", [])
-            starts.append({"house": house, "area": area, "units": {k: v for k, v in found.items()}})
+        """Keep a nested block's values next to the key's own values, for `_post_process` to shape.
+
+        Every kind with a nested-block key must consume `_blocks[key]` there; an unconsumed one is a
+        compiler bug, caught by `_post_process`'s final check, never silently dropped.
+        """
+        values = [v.text if isinstance(v, ast.Name) else getattr(v, "value", None) for v in entry.values]
+        record.setdefault("_blocks", {}).setdefault(entry.head, []).append({"values": values, "block": found})
 
     # -- boards
     def area_record(self, decl: Declaration) -> dict | None:
@@ -331,9 +334,9 @@ class Compiler:
                 changes.append(Change("change", item.span, _area_changes(found), ids[:1]))
             elif item.head in ("remove-area",) and ids:
                 changes.append(Change("remove-area", item.span, None, ids[:1]))
-            elif item.head in ("border", "remove-border", "link") and len(ids) == 2:
-                if all(self.symbols.lookup("area", i) for i in ids):  # unknown ids are reported already
-                    changes.append(Change(item.head, item.span, None, ids))
+            elif (item.head in ("border", "remove-border", "link") and len(ids) == 2
+                  and all(self.symbols.lookup("area", i) for i in ids)):  # unknown ids are reported already
+                changes.append(Change(item.head, item.span, None, ids))
         return changes
 
     def overlay_changes(self, decl: Declaration) -> list[Change]:
@@ -362,7 +365,7 @@ class Compiler:
                 if parent in by_id:
                     board = build(by_id[parent]).copy()
             label = f"board '{decl.id}'"
-            for ov, span in info.get("apply", []):
+            for ov, _span in info.get("apply", []):
                 if ov in overlays:
                     apply_changes(board, overlays[ov], f"overlay '{ov}' (applied by {label})", self.diags)
             apply_changes(board, self.board_changes(decl), label, self.diags)
@@ -431,7 +434,8 @@ def _post_process(kind: str, record: dict) -> dict:
         record["blocked"] = record.get("blocked") or []
         record.pop("start", None)
         starts: dict[str, dict[str, list]] = {"player": {}, "vassal": {}}
-        for s in record.pop("_starts", []):
+        for block in record.get("_blocks", {}).pop("start", []):
+            s = {"house": block["values"][0], "area": block["values"][1], "units": dict(block["block"])}
             units = dict(s["units"])
             role = units.pop("as", None) or "player"  # None: a bad value, already reported
             starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units})
@@ -450,6 +454,9 @@ def _post_process(kind: str, record: dict) -> dict:
     elif kind == "order":
         record["raidable_by"] = record.get("raidable_by") or []
         record["restrictions"] = record.pop("restriction")
+    leftover = record.pop("_blocks", {})
+    if any(leftover.values()):  # a nested block no branch above shaped: never drop content silently
+        raise AssertionError(f"{kind}: nested blocks of {sorted(leftover)} are not compiled")
     return record
 
 

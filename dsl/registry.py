@@ -6,8 +6,8 @@ primitive reference in docs/dsl.md is generated from it, and the interpreter's h
 these names. tests/test_registry.py fails when any of those drift apart.
 
 Types (argument and result kinds):
-  int, bool, text, house, area, track, unit-kind, order-type, order (an order token id), icon, deck, card, dominance-token,
-  unit, improvement, end (first|last), role (fighting|supporting|all), any
+  int, bool, text, house, area, track, unit-kind, order-type, order (an order token id), icon, deck, card,
+  dominance-token, unit, improvement, end (first|last), role (fighting|supporting|all), any
   list:T — a list of T (e.g. list:area). A T is not accepted where list:T is expected.
 Each parameter is positional in the order listed, or named (`gain-power(house: you, amount: 2)`).
 """
@@ -345,8 +345,6 @@ _EFFECTS = [
             "Every dragon gains 1 strength at once.", rules=("R38",)),
     _effect("revive-unit", [P("house", "house"), P("kind", "unit-kind"), P("in", "area")],
             "put a destroyed {kind} of {house} back in {in}", "Only if supply allows.", rules=("R38",)),
-    _effect("move-vassal-to-first", [P("house", "house"), P("track", "track")],
-            "{house} moves to the first position of the {track} track", "", rules=("R43",)),
 ]
 
 # ---- primitives: queries ------------------------------------------------------------------------

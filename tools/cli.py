@@ -9,18 +9,17 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 from functools import wraps
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-
 from maester.dsl import MaesterError, compile_paths
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+from rich.console import Console
+from rich.table import Table
 
 app = typer.Typer(
     name="maester",
@@ -156,7 +155,7 @@ def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSO
     out.print(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
 
 
-class MapFormat(str, Enum):
+class MapFormat(StrEnum):
     json = "json"
     dot = "dot"
     png = "png"

@@ -1,0 +1,82 @@
+"""Who controls what, victory points, armies and supply (R8, R23, R24.2, R26).
+
+Pure functions of (state, board, rules): nothing here changes the state.
+"""
+
+from __future__ import annotations
+
+from .board import Board
+from .state import GameState
+
+
+def home_of(board: Board, area: str) -> str | None:
+    return board.area(area).home
+
+
+def controller(state: GameState, board: Board, area: str) -> str | None:
+    """The house controlling an area, or None (R23)."""
+    a = board.area(area)
+    if a.is_port:
+        return controller(state, board, a.port_of) if a.port_of else None  # R23.6
+    army = state.units.get(area)
+    if army and army["units"]:
+        return army["house"]  # R23.1, R23.5
+    if a.is_sea:
+        return None
+    if area in state.power_tokens:
+        return state.power_tokens[area]  # R23.2
+    if a.home and a.home in state.houses and area not in state.neutral_forces:
+        return a.home  # R23.4.1: a home area with no other controller
+    return None
+
+
+def controlled_areas(state: GameState, board: Board, house: str, kind: str | None = "land") -> list[str]:
+    return [a.id for a in board.areas if (kind is None or a.kind == kind) and controller(state, board, a.id) == house]
+
+
+def victory_points(state: GameState, board: Board, house: str) -> int:
+    """Castle and stronghold areas controlled (R23.7, R26.1)."""
+    return sum(1 for a in board.areas if a.is_land and a.has_castle and controller(state, board, a.id) == house)
+
+
+def castle_counts(state: GameState, board: Board) -> dict[str, int]:
+    counts = {h: 0 for h in state.houses}
+    for a in board.areas:
+        if a.is_land and a.has_castle:
+            c = controller(state, board, a.id)
+            if c in counts:
+                counts[c] += 1
+    return counts
+
+
+def armies(state: GameState, house: str, extra: dict[str, int] | None = None) -> list[int]:
+    """Army sizes of a house (areas with two or more of its units), largest first (R2.10.2, R8.6).
+
+    `extra` maps areas to a change in unit count, to test a position before it happens.
+    """
+    counts: dict[str, int] = {}
+    for area, army in state.units.items():
+        if army["house"] == house:
+            counts[area] = len(army["units"])
+    for area, n in (extra or {}).items():
+        counts[area] = counts.get(area, 0) + n
+    return sorted((n for n in counts.values() if n >= 2), reverse=True)
+
+
+def fits_supply(sizes: list[int], limits: list[int]) -> bool:
+    """Are these armies within these limits? Pair both sorted largest first (R8.3, ruling: ref.)."""
+    sizes = sorted((s for s in sizes if s >= 2), reverse=True)
+    limits = sorted(limits, reverse=True)
+    if len(sizes) > len(limits):
+        return False
+    return all(s <= lim for s, lim in zip(sizes, limits, strict=False))
+
+
+def supply_icons(state: GameState, board: Board, house: str) -> int:
+    """Supply barrels in the land areas a house controls (R8.2)."""
+    return sum(board.area(a).supply for a in controlled_areas(state, board, house))
+
+
+def power_in_pool(state: GameState, house: str, total: int) -> int:
+    """The house's tokens in the Power Pool: what is neither available nor on the board (R2.5)."""
+    return total - state.houses[house].power - state.power_on_board(house)

@@ -1,0 +1,49 @@
+"""Decisions: the engine never decides for a player; it asks, with the legal answers.
+
+A `Decision` names who decides, what kind of choice it is, the rule behind it and the complete list
+of legal answers (plain JSON values). `Game.answer` checks an answer against that list before
+anything changes, so an illegal answer leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError
+
+
+@dataclass
+class Decision:
+    number: int  # the how-manieth decision of the game (0-based)
+    house: str  # who decides
+    kind: str  # e.g. "place-order", "house-card", "bid", "choose", "may", "march"
+    prompt: str  # what is asked, in English
+    options: list  # every legal answer
+    rule: str = ""  # the rule id that asks
+    info: dict = field(default_factory=dict)  # context for agents and traces (area, combat, ...)
+
+    def to_json(self) -> dict:
+        return {"number": self.number, "house": self.house, "kind": self.kind, "prompt": self.prompt,
+                "options": self.options, "rule": self.rule, "info": self.info}
+
+    def is_legal(self, answer) -> bool:
+        return answer in self.options
+
+
+class IllegalDecision(MaesterError):
+    """An answer that is not one of the legal options; the game state is unchanged."""
+
+    def __init__(self, decision: Decision | None, answer, why: str):
+        diags = Diagnostics()
+        if decision is None:
+            diags.error("no-decision", f"no decision is pending: {why}", None)
+        else:
+            shown = ", ".join(repr(o) for o in decision.options[:12])
+            more = f" and {len(decision.options) - 12} more" if len(decision.options) > 12 else ""
+            diags.error("illegal-decision",
+                        f"decision #{decision.number} ({decision.kind}, {decision.house}): {answer!r} is not "
+                        f"allowed — {why}", None,
+                        f"legal answers: {shown}{more}" + (f" (rule {decision.rule})" if decision.rule else ""))
+        self.decision = decision
+        self.answer = answer
+        super().__init__(diags)

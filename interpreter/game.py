@@ -1,0 +1,303 @@
+"""`Game`: one game from a setup and a seed, driven by answers to decisions.
+
+The rules procedure is a Python generator (`_play`) that yields a `Decision` whenever a player must
+choose and receives the answer. `Game.answer` validates the answer against the decision's legal
+options *before* resuming the procedure, so a rejected answer changes nothing. Every change is
+recorded as an event citing its rule id; a game is reproducible from its seed and its answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from maester.dsl.diagnostics import BundleError, Diagnostics
+
+from . import control
+from .decisions import Decision, IllegalDecision
+from .rng import Rng, seed_state
+from .rules import Rules
+from .state import GameState, HouseState
+
+Proc = Generator[Decision, object, object]
+
+
+class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside the procedure when a house wins at once (R26.1)."""
+
+
+@dataclass
+class Options:
+    tides_of_battle: bool = False
+    max_decisions: int = 1_000_000  # a safety net for runaway agents
+
+
+class Game:
+    def __init__(self, rules: Rules, setup_id: str, seed: int = 0, options: Options | None = None,
+                 state: GameState | None = None):
+        self.rules = rules
+        self.options = options or Options()
+        self.setup_rec = rules.setup(setup_id)
+        self.game_rec = rules.game(self.setup_rec["game"])
+        self.board = rules.board(self.setup_rec["board"])
+        self.events: list[dict] = []
+        self.answers: list = []
+        self.decision: Decision | None = None
+        self._count = 0
+        if state is None:
+            state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
+                              seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
+        self.state = state
+        self.rng = Rng(self.state)
+        self._proc = self._run()
+        self._advance(None, first=True)
+
+    # ---- driving -------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def answer(self, value) -> None:
+        """Answer the pending decision; an illegal answer raises `IllegalDecision` and changes nothing."""
+        d = self.decision
+        if d is None:
+            raise IllegalDecision(None, value, "the game is over" if self.over else "nothing is asked")
+        if not d.is_legal(value):
+            raise IllegalDecision(d, value, "it is not one of the legal answers")
+        self.answers.append(value)
+        self._advance(value)
+
+    def _advance(self, value, first: bool = False) -> None:
+        self.decision = None
+        try:
+            d = next(self._proc) if first else self._proc.send(value)
+        except StopIteration:
+            return
+        self.decision = d
+
+    def ask(self, house: str, kind: str, prompt: str, options: list, rule: str = "", **info) -> Decision:
+        """Make a decision to yield: `answer = yield game.ask(...)`."""
+        if not options:
+            raise AssertionError(f"a decision with no legal answer: {kind} for {house}")
+        if self._count >= self.options.max_decisions:
+            raise AssertionError("too many decisions: an agent or a rule loops")
+        d = Decision(self._count, house, kind, prompt, list(options), rule, info)
+        self._count += 1
+        return d
+
+    def choose(self, house: str, kind: str, prompt: str, options: list, rule: str = "", **info):
+        """Ask only when there is a real choice: one option is taken at once (no decision recorded)."""
+        if len(options) == 1:
+            return options[0]
+        return (yield self.ask(house, kind, prompt, options, rule, **info))
+
+    # ---- events ----------------------------------------------------------------------------------
+    def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        event = {"n": len(self.events), "round": self.state.round, "phase": self.state.phase,
+                 "type": type_, "rule": rule, "text": text, **data}
+        self.events.append(event)
+        return event
+
+    # ---- the game --------------------------------------------------------------------------------
+    def _run(self) -> Proc:
+        from .phases import action_phase, planning_phase, westeros_phase
+
+        try:
+            if self.state.phase == "setup":
+                self._setup()
+            max_rounds = self.game_rec["max_rounds"]
+            while True:
+                if self.state.round > 1 or self.state.phase == "westeros":
+                    self.state.phase = "westeros"
+                    yield from westeros_phase(self)
+                self.state.phase = "planning"
+                yield from planning_phase(self)
+                self.state.phase = "action"
+                yield from action_phase(self)
+                self.check_victory()
+                if self.state.round >= max_rounds:
+                    self._end_after_last_round()
+                    break
+                self.state.round += 1
+                self.state.phase = "westeros"
+                self.emit("round", "R6.2.1", f"round {self.state.round} begins")
+        except GameOver:
+            pass
+        self.state.phase = "over"
+        return None
+
+    def _setup(self) -> None:
+        """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
+        s, rules, st = self.setup_rec, self.rules, self.state
+        sets = self.game_rec.get("house_card_sets") or ["base"]
+        for h in s["houses"]:
+            rec = rules.house(h)
+            st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
+                                      hand=rules.cards_of(h, sets))
+            if not st.houses[h].hand:
+                diags = Diagnostics()
+                diags.error("no-house-cards", f"house '{h}' has no house cards in the sets {sets}", None)
+                raise BundleError(diags)
+        for track in self.game_rec["tracks"]:
+            st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
+        for h, placements in s["starting_units"].items():
+            if h not in st.houses:
+                continue
+            for p in placements:
+                for kind, n in p["units"].items():
+                    for _ in range(n):
+                        st.add_unit(p["area"], h, kind)
+        for area, strength in s["garrisons"].items():
+            owner = self.board.area(area).home
+            if owner in st.houses:
+                st.garrisons[area] = strength
+                st.garrison_owner[area] = owner
+        st.neutral_forces = dict(s["neutral_forces"])
+        st.blocked = list(s.get("blocked") or [])
+        decks = s.get("westeros_decks") or self.game_rec["westeros_decks"]
+        for deck in decks:
+            cards = rules.westeros_deck(deck)
+            self.rng.shuffle(cards)
+            st.decks[deck] = cards
+        st.wildling_deck = list(rules.wildling_cards)
+        self.rng.shuffle(st.wildling_deck)
+        st.wildling_threat = self.game_rec["wildling_start"]
+        st.round = 1
+        self.emit("setup", "R4", f"setup {s['id']}: {len(st.houses)} houses, seed {st.seed}",
+                  houses=list(st.houses))
+
+    # ---- shared rule helpers ----------------------------------------------------------------------
+    @property
+    def turn_order(self) -> list[str]:
+        return self.state.turn_order()
+
+    def track_ids(self) -> list[str]:
+        return list(self.game_rec["tracks"])
+
+    def holder(self, token: str) -> str:
+        """The house holding a dominance token: position 1 of its track (R5.2)."""
+        track = self.rules.dominance_tokens[token]
+        return self.state.tracks[track][0]
+
+    def token_of_track(self, track: str) -> str:
+        return self.rules.tracks[track]["dominance_token"]["id"]
+
+    @property
+    def turn_track(self) -> str:
+        return self.game_rec["tracks"][0]
+
+    @property
+    def blade_track(self) -> str:
+        return self.game_rec["tracks"][1]
+
+    @property
+    def raven_track(self) -> str:
+        return self.game_rec["tracks"][2]
+
+    def power_total(self, house: str) -> int:
+        return self.rules.house(house)["power_tokens"]
+
+    def gain_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
+        """Take power from the pool, as much as is left (R2.5.3)."""
+        left = control.power_in_pool(self.state, house, self.power_total(house))
+        got = max(0, min(amount, left))
+        self.state.houses[house].power += got
+        if got or amount:
+            self.emit("power", rule, f"{house} gains {got} power{(' (' + why + ')') if why else ''}",
+                      house=house, amount=got)
+        return got
+
+    def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
+        have = self.state.houses[house].power
+        lost = max(0, min(amount, have))
+        self.state.houses[house].power -= lost
+        if lost or amount:
+            self.emit("power", rule, f"{house} discards {lost} power{(' (' + why + ')') if why else ''}",
+                      house=house, amount=-lost)
+        return lost
+
+    def controller(self, area: str) -> str | None:
+        return control.controller(self.state, self.board, area)
+
+    def victory_points(self, house: str) -> int:
+        return control.victory_points(self.state, self.board, house)
+
+    def unit_limit(self, house: str, kind: str) -> int:
+        return self.rules.house(house)["unit_limits"].get(kind, 0)
+
+    def available_units(self, house: str, kind: str) -> int:
+        return self.unit_limit(house, kind) - self.state.unit_count(house, kind)
+
+    def supply_limits(self, house: str) -> list[int]:
+        return self.rules.supply_limits(self.state.game, self.state.houses[house].supply)
+
+    def fits_supply(self, house: str, extra: dict[str, int] | None = None) -> bool:
+        return control.fits_supply(control.armies(self.state, house, extra), self.supply_limits(house))
+
+    def destroy_unit(self, area: str, index: int, rule: str, why: str = "") -> list:
+        house = self.state.units[area]["house"]
+        unit = self.state.remove_unit(area, index)
+        self.emit("destroy", rule, f"{house} {unit[0]} in {area} is destroyed{(' (' + why + ')') if why else ''}",
+                  house=house, area=area, kind=unit[0])
+        self.after_area_emptied(area)
+        return unit
+
+    def after_area_emptied(self, area: str) -> None:
+        """Orders stay only where their house has units (R14.7); abandoned ports lose their ships (R24.8)."""
+        order = self.state.orders.get(area)
+        if order and self.state.house_in(area) != order["house"]:
+            del self.state.orders[area]
+            self.emit("order-removed", "R14.7", f"{order['house']}'s {order['order']} in {area} is removed "
+                      "(no units left)", area=area)
+        a = self.board.area(area)
+        if a.is_land:
+            port = self.board.port_of(area)
+            if port and port in self.state.units and self.controller(area) != self.state.units[port]["house"]:
+                ships = self.state.units.pop(port)
+                self.emit("destroy", "R24.8", f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are "
+                          "destroyed (the port's land area is no longer theirs)", house=ships["house"], area=port)
+                self.state.orders.pop(port, None)
+
+    def check_victory(self) -> None:
+        """A house with 7 castles and strongholds wins at once (R26.1)."""
+        need = self.game_rec["victory_points"]
+        for house in self.turn_order:
+            if self.victory_points(house) >= need:
+                self.state.winner = house
+                self.state.end_reason = f"controls {need} castles and strongholds"
+                self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",
+                          house=house)
+                raise GameOver
+
+    def _end_after_last_round(self) -> None:
+        """After the last round the most castles wins; ties by land areas, supply, Iron Throne (R26.3)."""
+        st = self.state
+
+        def key(h):
+            lands = len(control.controlled_areas(st, self.board, h))
+            return (-self.victory_points(h), -lands, -st.houses[h].supply, st.position(h, self.turn_track))
+
+        ranking = sorted(st.houses, key=key)
+        st.winner = ranking[0]
+        st.end_reason = "most castles and strongholds after the last round"
+        self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
+                  f"with {self.victory_points(st.winner)} castles and strongholds", house=st.winner,
+                  ranking=ranking)
+
+    # ---- convenience -------------------------------------------------------------------------------
+    def play(self, agents: dict) -> None:
+        """Run to the end, asking `agents[house].act(game, decision)` for every answer."""
+        while self.decision is not None:
+            d = self.decision
+            self.answer(agents[d.house].act(self, d))
+
+    def summary(self) -> dict:
+        return {
+            "winner": self.state.winner,
+            "reason": self.state.end_reason,
+            "rounds": self.state.round,
+            "castles": {h: self.victory_points(h) for h in self.turn_order},
+            "decisions": len(self.answers),
+            "events": len(self.events),
+            "state_hash": self.state.hash(),
+        }

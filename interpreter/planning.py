@@ -1,0 +1,128 @@
+"""The Planning Phase (R13): assign orders, reveal them, the Messenger Raven."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game, Proc
+
+PASS = "pass"
+LOOK = "look-at-wildlings"
+
+
+def star_limit(g: Game, house: str) -> int:
+    """Special orders a house may place, from its King's Court position (R13.3)."""
+    stars = g.rules.stars(g.state.game, g.setup_rec["kings_court_stars"])
+    pos = g.state.position(house, g.raven_track)
+    return stars[pos - 1] if pos - 1 < len(stars) else 0
+
+
+def order_sets(g: Game) -> list[str]:
+    return [s for s in (g.game_rec.get("order_sets") or ["house"]) if s != "vassal"]
+
+
+def house_tokens(g: Game) -> list[str]:
+    """Every order token a house owns (one entry per copy)."""
+    out: list[str] = []
+    for s in order_sets(g):
+        out.extend(g.rules.orders_of_set(s))
+    return out
+
+
+def unused_tokens(g: Game, house: str) -> list[str]:
+    tokens = house_tokens(g)
+    for o in g.state.orders.values():
+        if o["house"] == house and o["order"] in tokens:
+            tokens.remove(o["order"])
+    return tokens
+
+
+def stars_used(g: Game, house: str) -> int:
+    return sum(1 for o in g.state.orders.values() if o["house"] == house and g.rules.order(o["order"])["star"])
+
+
+def legal_tokens(g: Game, house: str, area: str) -> list[str]:
+    """Tokens the house may still put in `area` (R13.2.3: restrictions and the star limit)."""
+    limit = star_limit(g, house)
+    used = stars_used(g, house)
+    out = set()
+    for tok in unused_tokens(g, house):
+        rec = g.rules.order(tok)
+        if tok in g.state.forbidden_orders:
+            continue
+        if rec["star"] and used >= limit:
+            continue
+        out.add(tok)
+    return sorted(out)
+
+
+def assign_orders(g: Game) -> Proc:
+    """Every house puts one order in each area holding its units while it has a legal token (R13.2)."""
+    st = g.state
+    for house in g.turn_order:
+        for area in st.areas_of(house):
+            options = legal_tokens(g, house, area)
+            if not options:
+                g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
+                continue
+            token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
+                                        area=area)
+            st.orders[area] = {"house": house, "order": token}
+    placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}
+    g.emit("reveal-orders", "R13.4", f"orders revealed ({len(placed)})", orders=placed)
+
+
+def messenger_raven(g: Game) -> Proc:
+    """The Raven holder may swap one of its orders or look at the top wildling card (R13.5)."""
+    st = g.state
+    if st.raven_used:
+        return
+    holder = g.holder(g.token_of_track(g.raven_track))
+    options = [PASS, LOOK]
+    for area, o in sorted(st.orders.items()):
+        if o["house"] != holder:
+            continue
+        # the swapped-out token becomes available again; the star limit counts the swap
+        current = o["order"]
+        del st.orders[area]
+        for tok in legal_tokens(g, holder, area):
+            if tok != current:
+                options.append(f"replace:{area}:{tok}")
+        st.orders[area] = o
+    choice = yield g.ask(holder, "messenger-raven", f"{holder}: use the Messenger Raven?", options, "R13.5")
+    if choice == PASS:
+        return
+    st.raven_used = True
+    if choice == LOOK:
+        top = st.wildling_deck[0]
+        g.emit("raven-look", "R13.5.2", f"{holder} looks at the top wildling card", house=holder,
+               secret={"card": top})
+        where = yield g.ask(holder, "wildling-top", f"{holder}: leave {top} on top or put it at the bottom?",
+                            ["top", "bottom"], "R13.5.2", card=top)
+        if where == "bottom":
+            st.wildling_deck.append(st.wildling_deck.pop(0))
+            g.emit("raven-bottom", "R13.5.2", f"{holder} puts the top wildling card at the bottom", house=holder)
+        return
+    _, area, tok = choice.split(":")
+    old = st.orders[area]["order"]
+    st.orders[area] = {"house": holder, "order": tok}
+    g.emit("raven-swap", "R13.5.1", f"{holder} replaces its {old} in {area} with {tok}", house=holder, area=area)
+
+
+def remove_unresolvable(g: Game) -> None:
+    """Tokens that cannot be resolved where they stand are removed after the Raven (R13.6, R42.1.2)."""
+    for area, o in sorted(g.state.orders.items()):
+        rec = g.rules.order(o["order"])
+        if rec.get("sea_only") and g.board.area(area).is_land:
+            del g.state.orders[area]
+            g.emit("order-removed", "R42.1.2", f"{o['house']}'s sea order in {area} is removed (on land)",
+                   area=area)
+
+
+def planning_phase(g: Game) -> Proc:
+    g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
+    yield from assign_orders(g)
+    yield from messenger_raven(g)
+    remove_unresolvable(g)
+    g.state.forbidden_orders = []  # restrictions last for this Planning Phase only (R6.5)

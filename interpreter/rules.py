@@ -1,0 +1,131 @@
+"""`Rules`: a loaded bundle, indexed for the engine. Everything numeric the engine uses comes from here.
+
+The engine never names a card, loan or area: it asks the bundle ("which cards does this house hold",
+"what does this table say for supply 3") and runs card effects by primitive name.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+
+from maester.dsl.diagnostics import BundleError, Diagnostics, hint_for
+
+from .board import Board
+
+
+class Rules:
+    def __init__(self, bundle: dict):
+        self.bundle = bundle
+        self._boards: dict[str, Board] = {}
+
+    # ---- loading
+    @classmethod
+    def from_file(cls, path: str | Path, validate: bool = True) -> Rules:
+        from maester.dsl.validate import validate_bundle
+
+        diags = Diagnostics()
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if validate:
+            validate_bundle(data, diags, str(path))
+            if diags.errors:
+                raise BundleError(diags)
+        return cls(data)
+
+    @classmethod
+    def default(cls) -> Rules:
+        """The bundled content, compiled (and validated) now."""
+        from maester.dsl import compile_paths
+
+        return cls(compile_paths())
+
+    # ---- lookups with a readable error
+    def _get(self, section: str, ident: str, what: str) -> dict:
+        records = self.bundle.get(section, {})
+        if ident not in records:
+            diags = Diagnostics()
+            diags.error(f"unknown-{what}", f"unknown {what} '{ident}'", None,
+                        hint_for(ident, records, show_all=20))
+            raise BundleError(diags)
+        return records[ident]
+
+    def setup(self, setup_id: str) -> dict:
+        return self._get("setups", setup_id, "setup")
+
+    def game(self, game_id: str) -> dict:
+        return self._get("games", game_id, "game")
+
+    def house(self, house_id: str) -> dict:
+        return self._get("houses", house_id, "house")
+
+    def order(self, order_id: str) -> dict:
+        return self._get("orders", order_id, "order")
+
+    def card(self, card_id: str) -> dict:
+        return self._get("house_cards", card_id, "house card")
+
+    def westeros_card(self, card_id: str) -> dict:
+        return self._get("westeros_cards", card_id, "Westeros card")
+
+    def wildling_card(self, card_id: str) -> dict:
+        return self._get("wildling_cards", card_id, "wildling card")
+
+    def table(self, table_id: str) -> dict:
+        return self._get("tables", table_id, "table")
+
+    def board(self, board_id: str) -> Board:
+        if board_id not in self._boards:
+            self._boards[board_id] = Board.from_bundle(self.bundle, board_id)
+        return self._boards[board_id]
+
+    # ---- derived indexes
+    @cached_property
+    def unit_kinds(self) -> dict[str, dict]:
+        return self.bundle["unit_kinds"]
+
+    @cached_property
+    def tracks(self) -> dict[str, dict]:
+        return self.bundle["tracks"]
+
+    @cached_property
+    def dominance_tokens(self) -> dict[str, str]:
+        """dominance token id -> its track id."""
+        return {t["dominance_token"]["id"]: tid for tid, t in self.tracks.items()}
+
+    def cards_of(self, house: str, sets: list[str]) -> list[str]:
+        """The house card ids a house plays with, given the card sets in use."""
+        return sorted(cid for cid, c in self.bundle["house_cards"].items()
+                      if c["house"] == house and c["set"] in sets)
+
+    def westeros_deck(self, deck: str) -> list[str]:
+        """Every card of a Westeros deck, one entry per copy, in a stable order."""
+        out = []
+        for cid, c in sorted(self.bundle["westeros_cards"].items()):
+            if c["deck"] == deck:
+                out.extend([cid] * c["copies"])
+        return out
+
+    @cached_property
+    def wildling_cards(self) -> list[str]:
+        return sorted(self.bundle["wildling_cards"])
+
+    def orders_of_set(self, order_set: str) -> list[str]:
+        """Every token of an order set, one entry per copy."""
+        out = []
+        for oid, o in sorted(self.bundle["orders"].items()):
+            if o["set"] == order_set:
+                out.extend([oid] * o["copies"])
+        return out
+
+    def supply_limits(self, game_id: str, level: int) -> list[int]:
+        table = self.table(self.game(game_id)["supply_limits"])
+        return list(table["rows"][str(level)])
+
+    def max_supply(self, game_id: str) -> int:
+        table = self.table(self.game(game_id)["supply_limits"])
+        return max(int(k) for k in table["rows"])
+
+    def stars(self, game_id: str, row: str) -> list[int]:
+        table = self.table(self.game(game_id)["kings_court_stars"])
+        return list(table["rows"][row])

@@ -1,0 +1,115 @@
+"""The game state: plain data only (ints, strings, lists, dicts), so it round-trips through JSON.
+
+Everything a rule needs to know about a position lives here; everything fixed (the map, the cards,
+the tables) lives in the bundle (`Rules`). Derived facts (who controls an area, victory points) are
+computed by `control.py` from this state, never stored twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class HouseState:
+    power: int = 0  # available power tokens (in front of the screen)
+    supply: int = 0  # position on the supply track
+    hand: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # house cards out of the game
+    last_bid: int = 0  # power bid in the latest bidding (some cards give it back)
+
+
+@dataclass
+class GameState:
+    game: str  # rules set id (bundle `games`)
+    setup: str  # setup id (bundle `setups`)
+    board: str  # board id (bundle `boards`)
+    seed: int
+    rng: int
+    round: int = 1
+    phase: str = "setup"  # setup | westeros | planning | action | over
+    houses: dict[str, HouseState] = field(default_factory=dict)
+    tracks: dict[str, list[str]] = field(default_factory=dict)  # track id -> houses, position 1 first
+    blade_used: bool = False
+    raven_used: bool = False
+    # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8)
+    units: dict[str, dict] = field(default_factory=dict)
+    power_tokens: dict[str, str] = field(default_factory=dict)  # area -> house (control markers)
+    garrisons: dict[str, int] = field(default_factory=dict)  # area -> strength (home garrisons)
+    garrison_owner: dict[str, str] = field(default_factory=dict)  # area -> house
+    neutral_forces: dict[str, int] = field(default_factory=dict)
+    blocked: list[str] = field(default_factory=list)  # impassable areas (3-player game)
+    orders: dict[str, dict] = field(default_factory=dict)  # area -> {"house": h, "order": id}
+    decks: dict[str, list[str]] = field(default_factory=dict)  # westeros decks i..iv, top first
+    wildling_deck: list[str] = field(default_factory=list)  # top first
+    wildling_threat: int = 0
+    forbidden_orders: list[str] = field(default_factory=list)  # order ids barred this Planning Phase
+    tides_of_battle: bool = False
+    tides_deck: list[str] = field(default_factory=list)
+    winner: str | None = None
+    end_reason: str | None = None
+
+    # ---- serialisation
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> GameState:
+        data = dict(data)
+        data["houses"] = {h: HouseState(**v) for h, v in data["houses"].items()}
+        return cls(**data)
+
+    def canonical(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    def hash(self) -> str:
+        """A short fingerprint of the whole position (same seed + decisions ⇒ same hash)."""
+        return hashlib.sha256(self.canonical().encode()).hexdigest()[:16]
+
+    def copy(self) -> GameState:
+        return GameState.from_json(json.loads(json.dumps(self.to_json())))
+
+    # ---- small helpers used everywhere
+    def house_in(self, area: str) -> str | None:
+        army = self.units.get(area)
+        return army["house"] if army else None
+
+    def units_in(self, area: str, house: str | None = None) -> list[list]:
+        army = self.units.get(area)
+        if not army or (house is not None and army["house"] != house):
+            return []
+        return army["units"]
+
+    def add_unit(self, area: str, house: str, kind: str, routed: bool = False) -> None:
+        army = self.units.get(area)
+        if army is None:
+            army = self.units[area] = {"house": house, "units": []}
+        assert army["house"] == house, f"two houses in {area}"
+        army["units"].append([kind, routed])
+
+    def remove_unit(self, area: str, index: int) -> list:
+        army = self.units[area]
+        unit = army["units"].pop(index)
+        if not army["units"]:
+            del self.units[area]
+        return unit
+
+    def areas_of(self, house: str) -> list[str]:
+        return sorted(a for a, army in self.units.items() if army["house"] == house)
+
+    def unit_count(self, house: str, kind: str | None = None) -> int:
+        return sum(1 for army in self.units.values() if army["house"] == house
+                   for u in army["units"] if kind is None or u[0] == kind)
+
+    def power_on_board(self, house: str) -> int:
+        return sum(1 for h in self.power_tokens.values() if h == house)
+
+    def turn_order(self) -> list[str]:
+        """Houses in turn order: the first influence track is the turn-order track (R1.5)."""
+        return list(next(iter(self.tracks.values())))
+
+    def position(self, house: str, track: str) -> int:
+        return self.tracks[track].index(house) + 1
