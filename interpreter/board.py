@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import networkx as nx
+
 from maester.dsl.diagnostics import BundleError, Diagnostics, hint_for
 
 # Short names for the three boards of the game (the ids are the content's).

@@ -7,6 +7,7 @@ regression in what an author sees fails here.
 from __future__ import annotations
 
 import pytest
+
 from maester.dsl import CompileError, compile_sources
 from maester.dsl.compile import Source
 

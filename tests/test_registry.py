@@ -8,6 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
+
 from maester.dsl.docgen import generated_part, reference_markdown
 from maester.dsl.effect_schema import effect_schema
 from maester.dsl.registry import PRIMITIVES, STATEMENTS, TRIGGERS

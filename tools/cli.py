@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
+
 from maester.dsl import MaesterError, compile_paths
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
-from rich.console import Console
-from rich.table import Table
 
 app = typer.Typer(
     name="maester",

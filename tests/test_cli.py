@@ -1,0 +1,99 @@
+"""The `maester` command: exit codes, located errors on stderr, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from maester.tools.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    result = runner.invoke(app, list(args))
+    assert "Traceback" not in (result.output or "") + (result.stderr if result.stderr_bytes else "")
+    return result
+
+
+def test_check_prints_a_summary_of_the_bundled_content():
+    r = run("check")
+    assert r.exit_code == 0, r.output
+    assert "board base" in r.output and "house cards" in r.output and "OK" in r.output
+
+
+def test_compile_writes_a_bundle_that_validates(tmp_path):
+    out = tmp_path / "bundle.json"
+    r = run("compile", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["format"] == "maester-bundle" and data["format_version"] == "1.0.0"
+    assert run("validate", str(out)).exit_code == 0
+
+
+def test_broken_content_gives_located_errors_and_exit_1(tmp_path):
+    bad = tmp_path / "bad.mst"
+    bad.write_text('house-card x "X" {\n  strenght 3\n}\n')
+    r = run("check", str(bad))
+    assert r.exit_code == 1
+    assert "bad.mst:2:3: error: unknown key 'strenght' in house-card" in r.output
+    assert "did you mean 'strength'?" in r.output
+    assert "nothing was written" in r.output
+
+
+def test_compile_of_broken_content_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.mst"
+    bad.write_text("board {\n")
+    out = tmp_path / "b.json"
+    r = run("compile", str(bad), "-o", str(out))
+    assert r.exit_code == 1 and not out.exists()
+
+
+def test_missing_file_is_reported(tmp_path):
+    r = run("check", str(tmp_path / "nope.mst"))
+    assert r.exit_code == 1 and "no such file" in r.output
+
+
+def test_validate_names_the_json_pointer_of_a_violation(tmp_path, bundle):
+    broken = json.loads(json.dumps(bundle))
+    broken["house_cards"]["tywin-lannister"]["strength"] = -4
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(broken))
+    r = run("validate", str(path))
+    assert r.exit_code == 1
+    assert "/house_cards/tywin-lannister/strength" in r.output
+
+
+def test_validate_rejects_non_json(tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text("{ nope")
+    r = run("validate", str(path))
+    assert r.exit_code == 1 and "is not JSON" in r.output
+
+
+@pytest.mark.parametrize("board", ["base", "mod", "mod-essos"])
+def test_map_json(board):
+    r = run("map", "--board", board, "--format", "json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["areas"] and data["borders"]
+
+
+def test_map_dot_and_png(tmp_path):
+    r = run("map", "-b", "base", "-f", "dot")
+    assert r.exit_code == 0 and r.stdout.startswith('graph "base"')
+    png = tmp_path / "base.png"
+    r = run("map", "-b", "base", "-f", "png", "-o", str(png))
+    assert r.exit_code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unknown_board_is_a_clear_error():
+    r = run("map", "-b", "moon")
+    assert r.exit_code == 1 and "unknown board 'moon'" in r.output
+
+
+def test_version():
+    r = run("version")
+    assert r.exit_code == 0 and "bundle format 1.0.0" in r.output
