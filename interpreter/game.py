@@ -75,21 +75,21 @@ class Game:
             return
         self.decision = d
 
-    def ask(self, house: str, kind: str, prompt: str, options: list, rule: str = "", **info) -> Decision:
+    def ask(self, decider: str, kind: str, prompt: str, options: list, rule: str = "", **info) -> Decision:
         """Make a decision to yield: `answer = yield game.ask(...)`."""
         if not options:
-            raise AssertionError(f"a decision with no legal answer: {kind} for {house}")
+            raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
-        d = Decision(self._count, house, kind, prompt, list(options), rule, info)
+        d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
         self._count += 1
         return d
 
-    def choose(self, house: str, kind: str, prompt: str, options: list, rule: str = "", **info):
+    def choose(self, decider: str, kind: str, prompt: str, options: list, rule: str = "", **info):
         """Ask only when there is a real choice: one option is taken at once (no decision recorded)."""
         if len(options) == 1:
             return options[0]
-        return (yield self.ask(house, kind, prompt, options, rule, **info))
+        return (yield self.ask(decider, kind, prompt, options, rule, **info))
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
@@ -283,6 +283,215 @@ class Game:
         self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
                   f"with {self.victory_points(st.winner)} castles and strongholds", house=st.winner,
                   ranking=ranking)
+
+    # ---- orders --------------------------------------------------------------------------------------
+    def order_type(self, order_id: str) -> str:
+        return self.rules.order(order_id)["type"]
+
+    def is_support(self, order_id: str) -> bool:
+        return self.order_type(order_id) in ("support", "raid-or-support")
+
+    def resolves_now(self, order_id: str, step: str) -> bool:
+        """Orders resolved in a step: by type, except those marked to resolve with consolidate power."""
+        return True
+
+    def order_value(self, area: str) -> int:
+        order = self.state.orders.get(area)
+        return (self.rules.order(order["order"]).get("value") or 0) if order else 0
+
+    def has_order(self, area: str, type_: str, house: str | None = None) -> bool:
+        order = self.state.orders.get(area)
+        if order is None or (house is not None and order["house"] != house):
+            return False
+        return self.order_type(order["order"]) == type_ or self.order_type(order["order"]).startswith(type_ + "-")
+
+    def defense_bonus(self, area: str, house: str) -> int:
+        """A defense order of the defender in the embattled area (R19.4.2); none in ports (R24.6)."""
+        order = self.state.orders.get(area)
+        if order is None or order["house"] != house or self.board.area(area).is_port:
+            return 0
+        rec = self.rules.order(order["order"])
+        if rec["type"] == "defense":
+            return rec.get("value") or 0
+        return rec.get("defense_value") or 0 if rec["type"] == "defense-or-muster" else 0
+
+    def can_raid(self, raid_id: str, target_id: str, special: bool) -> bool:
+        """Normal raids remove support, raid and consolidate power orders; a special raid also defense (R15.4)."""
+        target = self.rules.order(target_id)
+        if target["raidable_by"]:
+            return raid_id in target["raidable_by"]
+        t = target["type"]
+        if t in ("support", "raid", "consolidate-power", "iron-bank", "raid-or-support"):
+            return True
+        return special and t in ("defense", "defense-or-muster")
+
+    def pillages(self, order_id: str) -> bool:
+        rec = self.rules.order(order_id)
+        if rec.get("raid_gives_power") is not None:
+            return rec["raid_gives_power"] == "yes"
+        return rec["type"] == "consolidate-power"
+
+    def is_enemy(self, house: str, other: str) -> bool:
+        return house != other
+
+    def actor(self, house: str) -> str:
+        """Who makes a house's decisions (itself; a vassal's commander in Mother of Dragons)."""
+        return house
+
+    def resolve_other_order(self, house: str, area: str):
+        return
+        yield  # pragma: no cover
+
+    # ---- tracks --------------------------------------------------------------------------------------
+    def set_track(self, track: str, order: list[str], rule: str) -> None:
+        self.state.tracks[track] = list(order)
+        self.emit("track", rule, f"{track}: " + ", ".join(order), track=track, order=list(order))
+
+    def move_on_track(self, house: str, track: str, position: int | None, rule: str) -> None:
+        """Put a house at a 0-based position (None: last); the others shift to fill the gap (R5.6)."""
+        order = [h for h in self.state.tracks[track] if h != house]
+        last = len(order)
+        pos = last if position is None else max(0, min(position, last))
+        order.insert(pos, house)
+        if order != self.state.tracks[track]:
+            self.set_track(track, order, rule)
+
+    def fixed_bids(self, track: str) -> dict[str, int]:
+        return {}
+
+    # ---- areas and icons ------------------------------------------------------------------------------
+    def castle_level(self, area: str) -> str:
+        a = self.board.area(area)
+        marks = self.state.improvements.get(area, [])
+        if "no-castle" in marks or "no-stronghold" in marks:
+            return "none"
+        if "stronghold" in marks and a.castle != "none":
+            return "stronghold"
+        return a.castle
+
+    def has_icon(self, area: str, icon: str) -> bool:
+        if icon in ("castle", "stronghold"):
+            level = self.castle_level(area)
+            return level == icon or (icon == "castle" and level != "none")
+        return (self.power_icons(area) if icon == "power" else self.supply_of_area(area)) > 0
+
+    def power_icons(self, area: str) -> int:
+        marks = self.state.improvements.get(area, [])
+        if "no-power" in marks:
+            return 0
+        return self.board.area(area).power + marks.count("power")
+
+    def supply_of_area(self, area: str) -> int:
+        marks = self.state.improvements.get(area, [])
+        if "no-supply" in marks:
+            return 0
+        return self.board.area(area).supply + marks.count("supply")
+
+    def supply_icons(self, house: str) -> int:
+        return sum(self.supply_of_area(a) for a in control.controlled_areas(self.state, self.board, house))
+
+    def river_areas(self) -> list[str]:
+        return [a.id for a in self.board.areas if getattr(a, "river", False)]
+
+    def may_enter(self, house: str, area: str) -> bool:
+        return True
+
+    def can_fly(self, kind: str) -> bool:
+        return bool(self.rules.unit_kinds[kind].get("flies"))
+
+    def flying_kinds(self) -> set[str]:
+        return {k for k, rec in self.rules.unit_kinds.items() if rec.get("flies")}
+
+    def can_hold_power(self, house: str) -> bool:
+        return not self.is_vassal(house)
+
+    def take_area(self, area: str, house: str) -> None:
+        """A house now holds an area: enemy ships in its port are lost (R24.7, simplified: destroyed)."""
+        port = self.board.port_of(area) if self.board.area(area).is_land else None
+        if port and port in self.state.units and self.state.units[port]["house"] != house:
+            ships = self.state.units.pop(port)
+            self.state.orders.pop(port, None)
+            self.emit("destroy", "R24.7", f"{ships['house']}'s ship(s) in {port} are destroyed ({house} takes "
+                      f"{area})", house=ships["house"], area=port)
+
+    def neutral_force_defeated(self, house: str, area: str) -> None:
+        pass
+
+    def after_march(self, house: str) -> None:
+        pass
+
+    def combat_over(self, combat) -> None:
+        pass
+
+    # ---- house cards ----------------------------------------------------------------------------------
+    def hand_for_combat(self, house: str) -> list[str]:
+        return list(self.state.houses[house].hand)
+
+    def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
+        hs = self.state.houses[house]
+        if card not in hs.hand:
+            return
+        if keep:
+            self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
+            return
+        hs.hand.remove(card)
+        hs.discards.append(card)
+        self.refresh_hand(house, keep=card)
+
+    def refresh_hand(self, house: str, keep: str | None = None) -> None:
+        """With no card left in hand, the discards come back except the last one played (R21.5.4)."""
+        hs = self.state.houses[house]
+        if hs.hand:
+            return
+        back = [c for c in hs.discards if c != keep]
+        hs.hand = back
+        hs.discards = [c for c in hs.discards if c == keep]
+        self.emit("cards", "R21.5.4", f"{house} takes back its {len(back)} discarded cards", house=house)
+
+    def remove_card(self, house: str, card: str) -> None:
+        hs = self.state.houses[house]
+        for pile in (hs.hand, hs.discards):
+            if card in pile:
+                pile.remove(card)
+        hs.removed.append(card)
+        self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
+        if not hs.hand:
+            self.refresh_hand(house)
+
+    def blade_user(self, holder: str) -> str:
+        return holder
+
+    # ---- Mother of Dragons hooks (vassals, loyalty, dragons); base game: no-ops ---------------------------
+    def is_vassal(self, house: str) -> bool:
+        return False
+
+    def commander_of(self, house: str) -> str:
+        return house
+
+    def supply_chooser(self, house: str) -> str:
+        return house
+
+    def loyalty(self) -> dict[str, int]:
+        return self.state.loyalty
+
+    def add_loyalty(self, area: str, n: int, rule: str) -> None:
+        if n == 0:
+            return
+        self.state.loyalty[area] = self.state.loyalty.get(area, 0) + n
+        if self.state.loyalty[area] <= 0:
+            del self.state.loyalty[area]
+        self.emit("loyalty", rule, f"{'+' if n > 0 else ''}{n} loyalty token(s) in {area}", area=area)
+
+    def dragon_tokens_left(self) -> int:
+        return 0
+
+    def round_start_hooks(self):
+        return
+        yield  # pragma: no cover
+
+    def westeros_end_hooks(self):
+        return
+        yield  # pragma: no cover
 
     # ---- convenience -------------------------------------------------------------------------------
     def play(self, agents: dict) -> None:

@@ -49,6 +49,10 @@ class GameState:
     forbidden_orders: list[str] = field(default_factory=list)  # order ids barred this Planning Phase
     tides_of_battle: bool = False
     tides_deck: list[str] = field(default_factory=list)
+    # Mother of Dragons
+    loyalty: dict[str, int] = field(default_factory=dict)  # area -> loyalty tokens there
+    improvements: dict[str, list[str]] = field(default_factory=dict)  # area -> improvements/degradations
+    dragon_strength: int = 0
     winner: str | None = None
     end_reason: str | None = None
 

@@ -1,0 +1,277 @@
+"""The Action Phase (R15–R18): raids, marches (with ship transport and combat), consolidate power,
+clean up. Orders of each type are resolved one per house in turn, cycling in turn order (R15.2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .combat import Combat, resolve_combat
+
+if TYPE_CHECKING:
+    from .game import Game, Proc
+
+NONE = "none"
+DONE = "done"
+
+
+def _cycle(g: Game, order_type: str, resolve) -> Proc:
+    """Resolve every order of a type: each house in turn order resolves one, until none is left (R15.2)."""
+    while True:
+        acted = False
+        for house in g.turn_order:
+            areas = sorted(a for a, o in g.state.orders.items() if o["house"] == house
+                           and g.order_type(o["order"]) == order_type and g.resolves_now(o["order"], order_type))
+            if not areas:
+                continue
+            area = yield from g.choose(g.actor(house), f"resolve-{order_type}",
+                                       f"{house}: which {order_type} order to resolve?", areas, "R15.2",
+                                       house=house)
+            yield from resolve(g, house, area)
+            acted = True
+        if not acted:
+            return
+
+
+# ---- raids --------------------------------------------------------------------------------------
+
+def raid_targets(g: Game, house: str, area: str) -> list[str]:
+    """Adjacent enemy orders this raid may remove (R15.4, R15.5, R15.7)."""
+    here = g.board.area(area)
+    special = g.rules.order(g.state.orders[area]["order"])["star"]
+    out = []
+    for target in g.board.neighbours(area):
+        t = g.board.area(target)
+        if here.is_land and not t.is_land:
+            continue  # R15.5.1
+        if here.is_port and target != here.port_sea:
+            continue  # R15.5.3
+        if t.is_port and target not in g.board.neighbours(area, "port"):
+            continue
+        if t.is_port and here.is_land:
+            continue  # R15.5.4
+        order = g.state.orders.get(target)
+        if order is None or not g.is_enemy(house, order["house"]):
+            continue
+        if g.can_raid(g.state.orders[area]["order"], order["order"], special):
+            out.append(target)
+    return sorted(out)
+
+
+def resolve_raid(g: Game, house: str, area: str) -> Proc:
+    targets = raid_targets(g, house, area)
+    raid = g.state.orders.pop(area)
+    pick = yield from g.choose(g.actor(house), "raid", f"{house}: raid from {area} into?", [NONE, *targets],
+                               "R15.3", area=area)
+    if pick == NONE:
+        g.emit("raid", "R15.3", f"{house}'s raid in {area} is removed without effect", house=house, area=area)
+        return
+    victim = g.state.orders.pop(pick)
+    g.emit("raid", "R15.3", f"{house} raids from {area}: {victim['house']}'s {victim['order']} in {pick} is "
+           "removed", house=house, area=pick)
+    if g.pillages(victim["order"]):
+        g.gain_power(house, 1, "R15.6", "pillage")
+        g.discard_power(victim["house"], 1, "R15.6", "pillaged")
+    del raid
+
+
+# ---- marches ------------------------------------------------------------------------------------
+
+def _triggers_combat(g: Game, house: str, dest: str) -> bool:
+    """Units of another house, another house's garrison, or a neutral force (R16.5)."""
+    st = g.state
+    if st.house_in(dest) not in (None, house):
+        return True
+    if st.garrison_owner.get(dest) not in (None, house):
+        return True
+    return dest in st.neutral_forces
+
+
+def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dict[str, int],
+                       combat_dest: str | None) -> list[str]:
+    st = g.state
+    rec = g.rules.unit_kinds[kind]
+    if rec["domain"] == "land":
+        if g.can_fly(kind):
+            candidates = [a for a in g.board.fly_destinations() if a != origin]
+        else:
+            candidates = g.board.land_destinations(origin, lambda s: st.house_in(s) == house)
+    else:
+        candidates = g.board.sea_destinations(
+            origin, lambda p: g.controller(p) == house and len(st.units_in(p)) + planned.get(p, 0) < 3)
+    out = []
+    for dest in candidates:
+        if dest in st.blocked or not g.may_enter(house, dest):
+            continue
+        if _triggers_combat(g, house, dest):
+            if combat_dest not in (None, dest):
+                continue  # one combat per march (R16.4.1)
+            if g.board.area(dest).is_port:
+                continue  # ships never enter an enemy port (R24.4)
+        extra = {k: v for k, v in planned.items()}
+        extra[origin] = extra.get(origin, 0) - 1
+        extra[dest] = extra.get(dest, 0) + 1
+        if not g.fits_supply(house, extra):
+            continue  # R16.7
+        out.append(dest)
+    return out
+
+
+def resolve_march(g: Game, house: str, origin: str) -> Proc:
+    st = g.state
+    order = st.orders[origin]
+    bonus = g.rules.order(order["order"]).get("value") or 0
+    moves: list[tuple[str, str]] = []  # (kind, destination)
+    planned: dict[str, int] = {}
+    combat_dest: str | None = None
+    while True:
+        movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
+        taken: dict[str, int] = {}
+        for kind, _ in moves:
+            taken[kind] = taken.get(kind, 0) + 1
+        left: dict[str, int] = {}
+        for u in movable:
+            left[u[0]] = left.get(u[0], 0) + 1
+        for k, n in taken.items():
+            left[k] -= n
+        options = []
+        for kind in sorted(k for k, n in left.items() if n > 0):
+            for dest in march_destinations(g, house, origin, kind, planned, combat_dest):
+                options.append(f"{kind}:{dest}")
+        pick = yield from g.choose(g.actor(house), "march", f"{house}: march from {origin} (move a unit, or done)",
+                                   [DONE, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
+        if pick == DONE:
+            break
+        kind, dest = pick.split(":")
+        moves.append((kind, dest))
+        planned[origin] = planned.get(origin, 0) - 1
+        planned[dest] = planned.get(dest, 0) + 1
+        if _triggers_combat(g, house, dest):
+            combat_dest = dest
+    if not moves:
+        st.orders.pop(origin, None)
+        g.emit("march", "R16.2", f"{house} resolves its march in {origin} without moving", house=house, area=origin)
+        return
+    # leaving a power token behind (R16.8, R23.2)
+    emptied = len(moves) == len(st.units_in(origin, house))
+    a = g.board.area(origin)
+    if (emptied and a.is_land and g.state.houses[house].power > 0 and origin not in st.power_tokens
+            and a.home != house and g.can_hold_power(house)):
+        leave = yield g.ask(house, "leave-power", f"{house}: leave a power token in {origin}?", ["yes", "no"],
+                            "R16.8", area=origin)
+        if leave == "yes":
+            st.houses[house].power -= 1
+            st.power_tokens[origin] = house
+            g.emit("power-token", "R23.2.1", f"{house} leaves a power token in {origin}", house=house, area=origin)
+    # peaceful moves happen with the attack (R16.4.2); the attackers wait off the board
+    attacking: list[list] = []
+    for kind, dest in moves:
+        idx = next(i for i, u in enumerate(st.units[origin]["units"]) if u[0] == kind and not u[1])
+        unit = st.remove_unit(origin, idx)
+        if dest == combat_dest:
+            attacking.append(unit)
+        else:
+            _enter(g, house, dest, unit)
+    if origin in st.orders and st.house_in(origin) != house:
+        pass  # the march order stays until the combat is over (it may move with Loras)
+    moved = ", ".join(f"{k}->{d}" for k, d in moves)
+    g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
+    if combat_dest is None:
+        st.orders.pop(origin, None)
+        g.after_march(house)
+        g.check_victory()
+        return
+    transported = g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
+    if combat_dest in st.neutral_forces:
+        yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
+    else:
+        defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
+        c = Combat(house, defender, combat_dest, origin, attacking, bonus, transported)
+        yield from resolve_combat(g, c)
+    st.orders.pop(origin, None) if st.orders.get(origin, {}).get("house") == house else None
+    g.after_march(house)
+    g.check_victory()
+
+
+def _enter(g: Game, house: str, dest: str, unit: list) -> None:
+    st = g.state
+    token = st.power_tokens.get(dest)
+    if token is not None and token != house:
+        del st.power_tokens[dest]  # R16.6
+        g.emit("power-token", "R16.6", f"{token}'s power token in {dest} returns to the pool", area=dest)
+    st.add_unit(dest, house, unit[0], unit[1])
+    g.take_area(dest, house)
+
+
+def _attack_neutral_force(g: Game, house: str, origin: str, area: str, attacking: list[list], bonus: int) -> Proc:
+    """Strength (units, order, support) must reach the token's (R25.2, R25.3); no cards, no blade."""
+    st = g.state
+    c = Combat(house, "", area, origin, attacking, bonus)
+    from .combat import _call_for_support
+
+    c.defender = "__neutral__"
+    yield from _call_for_support(g, c)
+    strength = c.initial(g, house)
+    need = st.neutral_forces[area]
+    if strength >= need:
+        del st.neutral_forces[area]
+        for u in attacking:
+            _enter(g, house, area, u)
+        g.emit("neutral-force", "R25.3", f"{house} ({strength}) defeats the neutral force in {area} ({need})",
+               house=house, area=area)
+        g.neutral_force_defeated(house, area)
+    else:
+        for u in attacking:
+            st.add_unit(origin, house, u[0], u[1])
+        g.emit("neutral-force", "R25.3", f"{house} ({strength}) is too weak for the neutral force in {area} ({need}); "
+               "the units stay", house=house, area=area)
+
+
+# ---- consolidate power ----------------------------------------------------------------------------
+
+def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
+    st = g.state
+    order = st.orders.pop(area)
+    rec = g.rules.order(order["order"])
+    a = g.board.area(area)
+    if rec["star"] and a.is_land and g.castle_level(area) != "none":
+        how = yield from g.choose(house, "consolidate", f"{house}: special consolidate power in {area}: power or "
+                                  "muster?", ["power", "muster"], "R18.3", area=area)
+        if how == "muster":
+            from .mustering import muster
+
+            g.emit("consolidate", "R18.3", f"{house} musters in {area}", house=house, area=area)
+            yield from muster(g, house, [area], "R18.3")
+            return
+    if a.is_sea:
+        amount = 0  # R18.2.1
+    elif a.is_port:
+        amount = 1 if st.house_in(a.port_sea) in (None, house) else 0  # R18.2.2
+    else:
+        amount = 1 + g.power_icons(area)
+    if rec["star"]:
+        amount += 1
+    g.gain_power(house, amount, "R18.2", f"consolidate power in {area}")
+
+
+def resolve_special_order(g: Game, house: str, area: str) -> Proc:
+    """Orders resolved in the consolidate power step that are not consolidate power (MoD)."""
+    yield from g.resolve_other_order(house, area)
+
+
+# ---- the phase ------------------------------------------------------------------------------------
+
+def action_phase(g: Game) -> Proc:
+    st = g.state
+    g.emit("phase", "R15", f"round {st.round}: Action Phase")
+    yield from _cycle(g, "raid", resolve_raid)
+    yield from _cycle(g, "march", resolve_march)
+    yield from _cycle(g, "consolidate-power", resolve_consolidate)
+    # clean up (R18.5)
+    st.orders = {}
+    for army in st.units.values():
+        for u in army["units"]:
+            u[1] = False
+    st.blade_used = False
+    st.raven_used = False
+    g.emit("clean-up", "R18.5", "clean up: orders removed, routed units stand up, blade and raven refreshed")

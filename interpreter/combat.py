@@ -1,0 +1,469 @@
+"""Combat (R19–R21): support, strength, house cards and their abilities, the blade, casualties,
+retreats and routing, clean up. House card abilities run through the effect interpreter, window by
+window, in Iron Throne order (R20.2.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .effects import Scope, parse_unit, run_ability, unit_ref
+
+if TYPE_CHECKING:
+    from .game import Game, Proc
+
+ATTACK = "@attack"  # the area name of units on the march during a combat
+
+
+@dataclass
+class Combat:
+    attacker: str
+    defender: str
+    area: str  # the embattled area
+    origin: str  # where the attacking army marched from
+    attacking: list[list]  # the marching units [[kind, routed], ...] (off the board until the end)
+    march_bonus: int
+    transported: bool = False
+    support: dict[str, str] = field(default_factory=dict)  # support area -> "attacker" | "defender"
+    cards: dict[str, str | None] = field(default_factory=dict)  # house -> played card
+    mods: dict[str, dict[str, int]] = field(default_factory=dict)  # house -> strength/swords/fortifications
+    printed_override: dict[str, int] = field(default_factory=dict)  # card -> printed strength
+    unit_override: dict[str, int] = field(default_factory=dict)  # unit ref -> strength
+    protected: set[str] = field(default_factory=set)  # houses that lose no casualties
+    keep_card: set[str] = field(default_factory=set)
+    removed_cards: set[str] = field(default_factory=set)
+    fired: set[tuple[str, int]] = field(default_factory=set)  # (card, ability index) already resolved
+    retreat_chooser: str | None = None
+    no_advance: bool = False
+    keep_march: bool = False
+    blade_used_by: str | None = None
+    final: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    loser: str | None = None
+    retreated_to: dict[str, str] = field(default_factory=dict)
+
+    # ---- who is who
+    def sides(self) -> tuple[str, str]:
+        return self.attacker, self.defender
+
+    def opponent(self, house: str) -> str:
+        return self.defender if house == self.attacker else self.attacker
+
+    def add(self, house: str, what: str, amount: int) -> None:
+        m = self.mods.setdefault(house, {})
+        m[what] = m.get(what, 0) + amount
+
+    # ---- units
+    def fighting(self, g: Game, house: str) -> list[tuple[str, list]]:
+        """(unit ref, unit) of a combatant's attacking or defending units."""
+        if house == self.attacker:
+            return [(unit_ref(ATTACK, i), u) for i, u in enumerate(self.attacking)]
+        if house == self.defender:
+            return [(unit_ref(self.area, i), u) for i, u in enumerate(g.state.units_in(self.area, house))]
+        return []
+
+    def supporting(self, g: Game, house: str | None, side_of: str | None = None) -> list[tuple[str, list]]:
+        out = []
+        for area, side in sorted(self.support.items()):
+            owner = g.state.house_in(area)
+            if owner is None or (house is not None and owner != house):
+                continue
+            if side_of is not None and self.side_house(side) != side_of:
+                continue
+            out.extend((unit_ref(area, i), u) for i, u in enumerate(g.state.units_in(area)))
+        return out
+
+    def side_house(self, side: str) -> str:
+        return self.attacker if side == "attacker" else self.defender
+
+    def units_of(self, g: Game, house: str | None, kind: str | None, role: str) -> list[str]:
+        houses = [house] if house else list(self.sides())
+        refs: list[tuple[str, list]] = []
+        for h in houses:
+            if role in ("fighting", "all"):
+                refs.extend(self.fighting(g, h))
+        if role in ("supporting", "all"):
+            refs.extend(self.supporting(g, house))
+        return [r for r, u in refs if kind is None or u[0] == kind]
+
+    def supporters_of(self, g: Game, house: str) -> list[str]:
+        side = "attacker" if house == self.attacker else "defender"
+        return sorted({g.state.house_in(a) for a, s in self.support.items() if s == side
+                       and g.state.house_in(a) is not None})
+
+    def unit_strength(self, g: Game, ref: str, unit: list, for_house: str) -> int:
+        if unit[1]:
+            return 0  # routed units count 0, unmodifiable (R2.3.3)
+        if ref in self.unit_override:
+            return self.unit_override[ref]
+        rec = g.rules.unit_kinds[unit[0]]
+        if rec.get("only_vs_castles"):
+            attacking_castle = for_house == self.attacker and g.castle_level(self.area) != "none"
+            return rec["strength"] if attacking_castle else 0
+        if unit[0] in g.flying_kinds():
+            return g.state.dragon_strength
+        return rec["strength"]
+
+    # ---- strength
+    def initial(self, g: Game, house: str) -> int:
+        """Units + order bonus + garrison + support (R19.4)."""
+        total = sum(self.unit_strength(g, r, u, house) for r, u in self.fighting(g, house))
+        if house == self.attacker:
+            total += self.march_bonus
+        else:
+            total += g.defense_bonus(self.area, house)
+            if g.state.garrison_owner.get(self.area) == house:
+                total += g.state.garrisons.get(self.area, 0)
+        for area, side in self.support.items():
+            if self.side_house(side) != house:
+                continue
+            owner = g.state.house_in(area)
+            total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
+                         for i, u in enumerate(g.state.units_in(area)))
+            order = g.state.orders.get(area)
+            if order and owner == order["house"]:
+                total += g.rules.order(order["order"]).get("value") or 0
+        return max(0, total)
+
+    def card_strength(self, g: Game, house: str) -> int:
+        card = self.cards.get(house)
+        if card is None:
+            return 0
+        printed = self.printed_override.get(card, g.rules.card(card)["strength"])
+        return max(0, printed)
+
+    def icons(self, g: Game, house: str, what: str) -> int:
+        card = self.cards.get(house)
+        base = g.rules.card(card)[what] if card else 0
+        return max(0, base + self.mods.get(house, {}).get(what, 0))
+
+    def total(self, g: Game, house: str) -> int:
+        total = self.initial(g, house) + self.card_strength(g, house) + self.mods.get(house, {}).get("strength", 0)
+        if self.blade_used_by == house:
+            total += 1
+        return max(0, total)
+
+    # ---- cards
+    def return_card(self, g: Game, house: str, rule: str) -> None:
+        card = self.cards.get(house)
+        if card is None:
+            return
+        g.emit("cancel", rule, f"{house}'s {card} is cancelled and goes back to its hand", house=house, card=card)
+        self.cards[house] = None
+        self._returned = getattr(self, "_returned", {})
+        self._returned[house] = card
+
+    def discard_card(self, g: Game, house: str, rule: str) -> None:
+        card = self.cards.get(house)
+        if card is None:
+            return
+        hs = g.state.houses[house]
+        hs.hand.remove(card)
+        hs.discards.append(card)
+        self.cards[house] = None
+        g.emit("cards", rule, f"{house} discards its revealed {card}", house=house, card=card)
+
+    def reveal_another(self, g: Game, house: str, random: bool, rule: str) -> Proc:
+        hand = list(g.hand_for_combat(house))
+        returned = getattr(self, "_returned", {}).get(house)
+        options = hand if random else [c for c in hand if c != returned]
+        if not options:
+            self.cards[house] = None
+            g.emit("cards", rule, f"{house} has no other card and fights without one", house=house)
+            return
+        if random:
+            pick = g.rng.choice(sorted(options))
+        else:
+            pick = yield from g.choose(house, "house-card", f"{house}: reveal another house card", sorted(options),
+                                       rule, area=self.area)
+        self.cards[house] = pick
+        g.emit("reveal", rule, f"{house} reveals {pick}", house=house, card=pick)
+
+    # ---- board changes during combat
+    def destroy(self, g: Game, ref: str, rule: str, why: str) -> None:
+        area, idx = parse_unit(ref)
+        owner = self.attacker if area == ATTACK else g.state.house_in(area)
+        if owner in self.protected:
+            g.emit("protected", rule, f"{owner} loses no units in this combat", house=owner)
+            return
+        if area == ATTACK:
+            if idx < len(self.attacking):
+                unit = self.attacking.pop(idx)
+                g.emit("destroy", rule, f"{self.attacker} attacking {unit[0]} is destroyed ({why})",
+                       house=self.attacker, area=self.area, kind=unit[0])
+        elif area in g.state.units and idx < len(g.state.units[area]["units"]):
+            g.destroy_unit(area, idx, rule, why)
+
+    def order_removed(self, area: str) -> None:
+        self.support.pop(area, None)
+
+
+# ---- the procedure --------------------------------------------------------------------------------
+
+def _abilities(g: Game, c: Combat, window: str) -> Proc:
+    """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6)."""
+    for house in sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track)):
+        card = c.cards.get(house)
+        if card is None:
+            continue
+        for i, ability in enumerate(g.rules.card(card)["abilities"]):
+            if ability["trigger"] != window or (card, i) in c.fired:
+                continue
+            c.fired.add((card, i))
+            sc = Scope(owner=house, combat=c, card=card, rule=f"{_WINDOW_RULES[window]} {card}")
+            sc.vars.update(you=house, opponent=c.opponent(house), **{"embattled-area": c.area, "this-card": card,
+                           "your-card": card, "opponent-card": c.cards.get(c.opponent(house)),
+                           "attacker": c.attacker, "defender": c.defender, "march-origin": c.origin})
+            yield from run_ability(g, ability, sc)
+
+
+_WINDOW_RULES = {
+    "cancel": "R20.2.1", "immediately": "R20.2.2", "before-combat": "R20.2", "combat-strength": "R20.2.3",
+    "after-winner-determination": "R20.2.4", "casualties": "R21.2", "retreat": "R21.3", "after-combat": "R20.2.5",
+}
+
+
+def _eligible_supports(g: Game, c: Combat) -> list[str]:
+    """Areas whose support order may help this combat (R19.3.1, R19.3.2, R24.10)."""
+    target = g.board.area(c.area)
+    out = []
+    for area, order in sorted(g.state.orders.items()):
+        if not g.is_support(order["order"]) or not g.board.are_adjacent(area, c.area):
+            continue
+        a = g.board.area(area)
+        if a.is_land and not target.is_land:
+            continue
+        if a.is_port and a.port_sea != c.area:
+            continue
+        if not g.state.units_in(area):
+            continue
+        out.append(area)
+    return out
+
+
+def _call_for_support(g: Game, c: Combat) -> Proc:
+    areas = _eligible_supports(g, c)
+    by_house: dict[str, list[str]] = {}
+    for area in areas:
+        by_house.setdefault(g.state.orders[area]["house"], []).append(area)
+    for house in g.turn_order:
+        if house not in by_house:
+            continue
+        if house in c.sides():
+            side = "attacker" if house == c.attacker else "defender"  # R19.3.4
+        else:
+            side = yield from g.choose(house, "support", f"{house}: support {c.attacker} (attacker), "
+                                       f"{c.defender} (defender) or nobody in {c.area}?",
+                                       ["attacker", "defender", "none"], "R19.3.3", area=c.area)
+        if side != "none":
+            for area in by_house[house]:
+                c.support[area] = side
+            g.emit("support", "R19.3", f"{house} supports the {side} from {', '.join(by_house[house])}",
+                   house=house, side=side)
+
+
+def resolve_combat(g: Game, c: Combat) -> Proc:
+    st = g.state
+    g.emit("combat", "R19", f"combat in {c.area}: {c.attacker} attacks {c.defender}", area=c.area,
+           attacker=c.attacker, defender=c.defender)
+    yield from _call_for_support(g, c)
+    initial = {h: c.initial(g, h) for h in c.sides()}
+    g.emit("initial-strength", "R19.4", f"initial strength: {c.attacker} {initial[c.attacker]}, "
+           f"{c.defender} {initial[c.defender]}", strengths=initial)
+    # house cards, chosen in secret and revealed together (R20.1)
+    for house in c.sides():
+        hand = sorted(g.hand_for_combat(house))
+        c.cards[house] = (yield from g.choose(house, "house-card", f"{house}: choose a house card for the combat "
+                                              f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None
+    g.emit("reveal", "R20.1.1", f"{c.attacker} plays {c.cards[c.attacker]}, {c.defender} plays "
+           f"{c.cards[c.defender]}", cards=dict(c.cards))
+    for window in ("cancel", "immediately", "before-combat"):
+        yield from _abilities(g, c, window)
+    # Valyrian Steel Blade (R20.4)
+    blade_holder = g.holder(g.token_of_track(g.blade_track))
+    if not st.blade_used and g.blade_user(blade_holder) in c.sides():
+        use = yield g.ask(blade_holder, "blade", f"{blade_holder}: use the Valyrian Steel Blade (+1)?",
+                          ["yes", "no"], "R20.4", area=c.area)
+        if use == "yes":
+            st.blade_used = True
+            c.blade_used_by = g.blade_user(blade_holder)
+            g.emit("blade", "R20.4", f"{blade_holder} uses the Valyrian Steel Blade", house=blade_holder)
+    yield from _abilities(g, c, "combat-strength")
+    c.final = {h: c.total(g, h) for h in c.sides()}
+    a, d = c.final[c.attacker], c.final[c.defender]
+    if a != d:
+        c.winner = c.attacker if a > d else c.defender
+    else:
+        c.winner = min(c.sides(), key=lambda h: st.position(h, g.blade_track))  # R20.6
+    c.loser = c.opponent(c.winner)
+    g.emit("combat-result", "R20.6", f"final strength {c.attacker} {a}, {c.defender} {d}: {c.winner} wins",
+           winner=c.winner, final=dict(c.final))
+    yield from _abilities(g, c, "after-winner-determination")
+    # the garrison falls with a losing defender (R21.1)
+    if c.loser == c.defender and st.garrison_owner.get(c.area) == c.defender:
+        st.garrisons.pop(c.area, None)
+        st.garrison_owner.pop(c.area, None)
+        g.emit("garrison", "R21.1", f"{c.defender}'s garrison in {c.area} is removed from the game", area=c.area)
+    yield from _casualties(g, c)
+    yield from _abilities(g, c, "casualties")
+    yield from _abilities(g, c, "retreat")
+    yield from _retreat(g, c)
+    yield from _clean_up(g, c)
+
+
+def _casualties(g: Game, c: Combat) -> Proc:
+    """Swords of the victor minus fortifications of the loser; the loser chooses (R21.2)."""
+    n = c.icons(g, c.winner, "swords") - c.icons(g, c.loser, "fortifications")
+    if n <= 0:
+        return
+    if c.loser in c.protected:
+        g.emit("protected", "R21.2", f"{c.loser} loses no units as casualties", house=c.loser)
+        return
+    for _ in range(n):
+        units = c.fighting(g, c.loser)
+        if not units:
+            break
+        options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
+        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)", options,
+                                   "R21.2.1", area=c.area)
+        kind, _, routed = pick.partition("/")
+        ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+        c.destroy(g, ref, "R21.2.1", "casualty")
+
+
+def retreat_areas(g: Game, c: Combat, house: str, units: list[list]) -> list[str]:
+    """Legal retreat areas for a losing defender (R21.3.3)."""
+    land = any(g.rules.unit_kinds[u[0]]["domain"] == "land" for u in units)
+    if land:
+        own_ship = lambda s: g.state.house_in(s) == house  # noqa: E731
+        candidates = g.board.land_destinations(c.area, own_ship)
+    else:
+        candidates = g.board.sea_destinations(c.area, lambda p: g.controller(p) == house)
+    out = []
+    for area in candidates:
+        if area == c.origin or area in g.state.blocked or area in g.state.neutral_forces:
+            continue
+        here = g.state.house_in(area)
+        if here not in (None, house):
+            continue
+        token = g.state.power_tokens.get(area)
+        if token not in (None, house):
+            continue
+        ctrl = g.controller(area)
+        if ctrl not in (None, house):
+            continue  # e.g. an empty home area of another house (R21.3.3, D8)
+        if g.board.area(area).is_port and len(g.state.units_in(area)) + len(units) > 3:
+            continue
+        out.append(area)
+    return out
+
+
+def _retreat(g: Game, c: Combat) -> Proc:
+    st = g.state
+    loser = c.loser
+    if loser == c.attacker:
+        survivors = c.attacking
+        c.attacking = []
+        if g.controller(c.origin) not in (None, loser) or (g.state.house_in(c.origin) not in (None, loser)):
+            g.emit("destroy", "R21.3.2", f"{loser}'s army cannot retreat to {c.origin} and is destroyed", house=loser)
+            return
+        kept = []
+        for u in survivors:
+            if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"):
+                g.emit("destroy", "R21.3.5", f"{loser} {u[0]} cannot retreat and is destroyed", house=loser,
+                       area=c.area, kind=u[0])
+                continue
+            kept.append(u)
+        for u in kept:
+            st.add_unit(c.origin, loser, u[0], routed=True)
+        if kept:
+            c.retreated_to[loser] = c.origin
+            g.emit("retreat", "R21.3.2", f"{loser} retreats to {c.origin} ({len(kept)} routed)", house=loser,
+                   area=c.origin)
+        return
+    units = list(st.units_in(c.area, loser))
+    if not units:
+        return
+    st.units.pop(c.area, None)
+    doomed = [u for u in units if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles")]
+    movers = [u for u in units if u not in doomed or u is None]
+    movers = [u for u in units if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
+    for u in doomed:
+        g.emit("destroy", "R21.3.5", f"{loser} {u[0]} cannot retreat and is destroyed", house=loser, area=c.area,
+               kind=u[0])
+    if not movers:
+        return
+    options = retreat_areas(g, c, loser, movers)
+    if not options:
+        g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(movers)} unit(s) destroyed", house=loser)
+        return
+    # prefer areas where supply forces no losses (R21.3.6)
+    def losses(area):
+        n = len(movers)
+        while n > 0 and not g.fits_supply(loser, {area: n}):
+            n -= 1
+        return len(movers) - n
+    best = min(losses(a) for a in options)
+    options = [a for a in options if losses(a) == best]
+    chooser = c.retreat_chooser or loser
+    area = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
+                               options, "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
+    keep = len(movers) - best
+    while len(movers) > keep:
+        kinds = sorted({u[0] for u in movers})
+        kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)", kinds,
+                                   "R21.3.6")
+        movers.remove(next(u for u in movers if u[0] == kind))
+        g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
+    for u in movers:
+        st.add_unit(area, loser, u[0], routed=True)
+    c.retreated_to[loser] = area
+    g.emit("retreat", "R21.3.3", f"{loser} retreats from {c.area} to {area} ({len(movers)} routed)", house=loser,
+           area=area)
+
+
+def _clean_up(g: Game, c: Combat) -> Proc:
+    st = g.state
+    march = st.orders.pop(c.origin, None) if st.orders.get(c.origin, {}).get("house") == c.attacker else None
+    if c.winner == c.attacker and c.attacking:
+        if c.no_advance:
+            for u in c.attacking:
+                st.add_unit(c.origin, c.attacker, u[0], u[1])
+            g.emit("no-advance", "R21.5.1", f"{c.attacker} stays in {c.origin}", house=c.attacker)
+        else:
+            old = st.orders.pop(c.area, None)
+            if old:
+                g.emit("order-removed", "R21.5.1", f"{old['house']}'s {old['order']} in {c.area} is removed",
+                       area=c.area)
+            if c.area in st.power_tokens and st.power_tokens[c.area] != c.attacker:
+                st.power_tokens.pop(c.area)
+            for u in c.attacking:
+                st.add_unit(c.area, c.attacker, u[0], u[1])
+            g.emit("advance", "R21.5.1", f"{c.attacker} takes {c.area}", house=c.attacker, area=c.area)
+            if march and c.keep_march:
+                st.orders[c.area] = march
+                march = None
+                g.emit("keep-march", "R21.5.2", f"{c.attacker}'s march order moves into {c.area}", area=c.area)
+            g.take_area(c.area, c.attacker)
+    elif c.attacking:  # a winning attacker with no units left, or units still in limbo
+        for u in c.attacking:
+            st.add_unit(c.origin, c.attacker, u[0], u[1])
+    c.attacking = []
+    if march:
+        g.emit("order-removed", "R21.5.2", f"{c.attacker}'s march order in {c.origin} is removed", area=c.origin)
+    # cards go to the discard piles (R21.5.3) unless kept or removed from the game
+    for house in c.sides():
+        card = c.cards.get(house)
+        if card is None:
+            continue
+        g.discard_played(house, card, keep=house in c.keep_card, removed=card in c.removed_cards)
+    yield from _abilities(g, c, "after-combat")
+    for house in c.sides():
+        card = c.cards.get(house)
+        if card in c.removed_cards:
+            g.remove_card(house, card)
+    for area in list(st.orders):
+        g.after_area_emptied(area)
+    g.combat_over(c)
+    g.check_victory()

@@ -1,0 +1,745 @@
+"""The effect interpreter: runs compiled card effects (bundle JSON) through the primitive handlers.
+
+Statements (`if`, `for`, `choose`, `may`, `let`, calls) are executed here; each primitive of the
+registry has exactly one handler in HANDLERS (effects) or QUERIES (expressions), keyed by its name.
+tests/test_registry.py checks that every registry primitive has its handler. Handlers are generic:
+none knows which card calls it.
+
+Runtime values: houses, areas, cards, tracks, kinds and words are strings; numbers and conditions are
+ints and bools; lists are lists; a unit is the string "AREA#INDEX" (or "@attack#INDEX" for units on
+the march in a combat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import control
+
+if TYPE_CHECKING:
+    from .combat import Combat
+    from .game import Game
+
+Proc = Generator
+
+
+@dataclass
+class Scope:
+    """Names bound while an effect runs, and what it belongs to."""
+
+    vars: dict = field(default_factory=dict)
+    owner: str | None = None  # who decides by default
+    combat: Combat | None = None
+    card: str | None = None  # the card whose effect runs
+    rule: str = ""  # the rule id cited by events
+    extra: dict = field(default_factory=dict)  # context data (the bids of a wildling attack, ...)
+
+    def child(self, **more) -> Scope:
+        return Scope({**self.vars, **more}, self.owner, self.combat, self.card, self.rule, self.extra)
+
+
+class EffectError(Exception):
+    """A compiled effect the interpreter cannot run (a bundle/engine mismatch, never a player error)."""
+
+
+# ---- expressions ----------------------------------------------------------------------------------
+
+def ev(g: Game, x, sc: Scope):
+    if isinstance(x, bool | int):
+        return x
+    if "var" in x:
+        return sc.vars[x["var"]]
+    if "id" in x:
+        return x["id"]
+    if "list" in x:
+        return [ev(g, i, sc) for i in x["list"]]
+    if "text" in x:
+        return x["text"]
+    if "query" in x:
+        fn = QUERIES.get(x["query"])
+        if fn is None:
+            raise EffectError(f"no handler for query '{x['query']}'")
+        return fn(g, sc, {k: ev(g, v, sc) for k, v in x["args"].items()})
+    op = x["op"]
+    args = x["args"]
+    if op == "and":
+        return bool(ev(g, args[0], sc)) and bool(ev(g, args[1], sc))
+    if op == "or":
+        return bool(ev(g, args[0], sc)) or bool(ev(g, args[1], sc))
+    if op == "not":
+        return not ev(g, args[0], sc)
+    if op == "neg":
+        return -ev(g, args[0], sc)
+    a, b = ev(g, args[0], sc), ev(g, args[1], sc)
+    return _BINARY[op](a, b)
+
+
+_BINARY: dict[str, Callable] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+}
+
+
+# ---- statements -----------------------------------------------------------------------------------
+
+def run(g: Game, block: list, sc: Scope) -> Proc:
+    """Run a block of compiled statements (a generator: decisions are yielded)."""
+    for st in block:
+        if "do" in st:
+            handler = HANDLERS.get(st["do"])
+            if handler is None:
+                raise EffectError(f"no handler for primitive '{st['do']}'")
+            args = {k: ev(g, v, sc) for k, v in st["args"].items()}
+            yield from handler(g, sc, args, st)
+        elif "if" in st:
+            if ev(g, st["if"], sc):
+                yield from run(g, st["then"], sc)
+            elif "else" in st:
+                yield from run(g, st["else"], sc)
+        elif "for" in st:
+            for item in list(ev(g, st["in"], sc)):
+                yield from run(g, st["body"], sc.child(**{st["for"]: item}))
+        elif "choose" in st:
+            yield from _choose(g, st, sc)
+        elif "may" in st:
+            yield from _may(g, st, sc)
+        elif "let" in st:
+            sc.vars[st["let"]] = ev(g, st["value"], sc)
+        else:
+            raise EffectError(f"unknown statement {sorted(st)}")
+
+
+def _as_option(value):
+    return value if isinstance(value, str | int) else str(value)
+
+
+def _choose(g: Game, st: dict, sc: Scope) -> Proc:
+    options = list(ev(g, st["from"], sc))
+    by = ev(g, st["by"], sc)
+    count = ev(g, st["count"], sc) if "count" in st else 1
+    distinct = st.get("distinct", False)
+    picks = []
+    for _ in range(count):
+        if not options:
+            break  # fewer than asked: take what there is (R0.6)
+        unique = sorted({_as_option(o) for o in options}, key=str)
+        pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
+                                   card=sc.card, name=st["choose"])
+        picks.append(pick)
+        if distinct:
+            options = [o for o in options if _as_option(o) != pick]
+    for pick in picks:
+        yield from run(g, st["body"], sc.child(**{st["choose"]: pick}))
+
+
+def _may(g: Game, st: dict, sc: Scope) -> Proc:
+    by = ev(g, st["may"], sc)
+    cost = ev(g, st["pay"], sc) if "pay" in st else 0
+    able = (("condition" not in st or ev(g, st["condition"], sc))
+            and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
+    taken = False
+    if able:
+        prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
+        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost)) == "yes"
+    if taken:
+        if cost:
+            g.discard_power(by, cost, sc.rule, f"cost of {sc.card}")
+        yield from run(g, st["body"], sc)
+    elif "else" in st:
+        yield from run(g, st["else"], sc)
+
+
+def run_ability(g: Game, ability: dict, sc: Scope) -> Proc:
+    """Run one `when` ability if its condition holds now."""
+    if "if" in ability and not ev(g, ability["if"], sc):
+        return
+    yield from run(g, ability["body"], sc)
+
+
+# ---- handler registry -----------------------------------------------------------------------------
+
+HANDLERS: dict[str, Callable[..., Proc]] = {}
+QUERIES: dict[str, Callable] = {}
+
+
+def handler(name: str):
+    def register(fn):
+        HANDLERS[name] = fn
+        return fn
+    return register
+
+
+def query(name: str):
+    def register(fn):
+        QUERIES[name] = fn
+        return fn
+    return register
+
+
+def _nothing() -> Proc:
+    return
+    yield  # noqa: B901 - makes this a generator
+
+
+# -- power
+@handler("gain-power")
+def _gain_power(g, sc, a, st):
+    if a["house"] in g.state.houses and not g.is_vassal(a["house"]):
+        g.gain_power(a["house"], a["amount"], sc.rule, sc.card or "")
+    return _nothing()
+
+
+@handler("discard-power")
+def _discard_power(g, sc, a, st):
+    if a["house"] in g.state.houses:
+        g.discard_power(a["house"], a["amount"], sc.rule, sc.card or "")
+    return _nothing()
+
+
+@handler("return-bid")
+def _return_bid(g, sc, a, st):
+    g.gain_power(a["house"], g.state.houses[a["house"]].last_bid, sc.rule, "its bid back")
+    return _nothing()
+
+
+# -- units
+def unit_ref(area: str, index: int) -> str:
+    return f"{area}#{index}"
+
+
+def parse_unit(ref: str) -> tuple[str, int]:
+    area, idx = ref.rsplit("#", 1)
+    return area, int(idx)
+
+
+@handler("destroy-unit")
+def _destroy_unit(g, sc, a, st):
+    area, idx = parse_unit(a["unit"])
+    if sc.combat is not None:
+        sc.combat.destroy(g, a["unit"], sc.rule, sc.card or "")
+    elif area in g.state.units and idx < len(g.state.units[area]["units"]):
+        g.destroy_unit(area, idx, sc.rule, sc.card or "")
+    return _nothing()
+
+
+@handler("destroy-units")
+def _destroy_units(g, sc, a, st):
+    house, count = a["house"], a["count"]
+    by = a.get("by") or house
+    areas = a.get("in") or None
+    for _ in range(count):
+        candidates = [unit_ref(area, i) for area in g.state.areas_of(house)
+                      if areas is None or area in areas
+                      for i in range(len(g.state.units[area]["units"]))]
+        if a.get("same-area") and st.get("_area"):
+            candidates = [c for c in candidates if parse_unit(c)[0] == st["_area"]]
+        if not candidates:
+            return
+        options = sorted({f"{parse_unit(c)[0]}:{g.state.units[parse_unit(c)[0]]['units'][parse_unit(c)[1]][0]}"
+                          for c in candidates})
+        pick = yield from g.choose(by, "destroy-unit", f"{by}: destroy one of {house}'s units", options,
+                                   sc.rule, card=sc.card, house=house)
+        area, kind = pick.split(":")
+        idx = next(i for i, u in enumerate(g.state.units[area]["units"]) if u[0] == kind)
+        g.destroy_unit(area, idx, sc.rule, sc.card or "")
+        if a.get("same-area"):
+            areas = [area]
+
+
+@handler("replace-unit")
+def _replace_unit(g, sc, a, st):
+    area, idx = parse_unit(a["unit"])
+    army = g.state.units.get(area)
+    if army is None or idx >= len(army["units"]):
+        return _nothing()
+    house = army["house"]
+    if g.available_units(house, a["kind"]) <= 0:
+        return _nothing()
+    old = army["units"][idx][0]
+    army["units"][idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
+    g.emit("replace", sc.rule, f"{house} {old} in {area} becomes a {a['kind']}", house=house, area=area)
+    return _nothing()
+
+
+@handler("place-units")
+def _place_units(g, sc, a, st):
+    house = a["house"]
+    by = a.get("by") or house
+    from .mustering import placement_areas
+
+    for _ in range(a.get("count", 1)):
+        kinds = [a["kind"]] if a.get("kind") else [k for k in g.rules.unit_kinds if
+                                                   g.rules.unit_kinds[k].get("muster_cost") is not None]
+        kinds = [k for k in kinds if g.available_units(house, k) > 0]
+        options = []
+        for kind in kinds:
+            for area in placement_areas(g, house, kind, a.get("in") or None):
+                options.append(f"{kind}:{area}")
+        if not options:
+            return
+        pick = yield from g.choose(by, "place-unit", f"{by}: place a unit of {house}", sorted(options), sc.rule,
+                                   card=sc.card)
+        kind, area = pick.split(":")
+        g.state.add_unit(area, house, kind)
+        g.emit("place", sc.rule, f"{house} places a {kind} in {area}", house=house, area=area, kind=kind)
+
+
+@handler("revive-unit")
+def _revive_unit(g, sc, a, st):
+    house, kind, area = a["house"], a["kind"], a["in"]
+    if g.available_units(house, kind) > 0 and g.controller(area) == house and g.fits_supply(house, {area: 1}):
+        g.state.add_unit(area, house, kind)
+        g.emit("place", sc.rule, f"{house} puts a {kind} back in {area}", house=house, area=area)
+    return _nothing()
+
+
+# -- orders and tracks
+@handler("remove-order")
+def _remove_order(g, sc, a, st):
+    order = g.state.orders.pop(a["area"], None)
+    if order:
+        g.emit("order-removed", sc.rule, f"{order['house']}'s {order['order']} in {a['area']} is removed "
+               f"({sc.card})", area=a["area"])
+        if sc.combat is not None:
+            sc.combat.order_removed(a["area"])
+    return _nothing()
+
+
+@handler("forbid-orders")
+def _forbid_orders(g, sc, a, st):
+    g.state.forbidden_orders = sorted(set(g.state.forbidden_orders) | set(a["types"]))
+    g.emit("forbid", sc.rule, f"no {', '.join(a['types'])} orders this Planning Phase ({sc.card})",
+           orders=a["types"])
+    return _nothing()
+
+
+@handler("move-on-track")
+def _move_on_track(g, sc, a, st):
+    g.move_on_track(a["house"], a["track"], 0 if a["to"] == "first" else None, sc.rule)
+    return _nothing()
+
+
+@handler("move-down-track")
+def _move_down_track(g, sc, a, st):
+    track = g.state.tracks[a["track"]]
+    pos = track.index(a["house"])
+    g.move_on_track(a["house"], a["track"], pos + a["places"], sc.rule)
+    return _nothing()
+
+
+@handler("take-dominance-token")
+def _take_dominance_token(g, sc, a, st):
+    # The token always belongs to position 1 of its track (R5.2); moving there is what takes it.
+    g.move_on_track(a["house"], a["track"], 0, sc.rule)
+    return _nothing()
+
+
+@handler("move-supply")
+def _move_supply(g, sc, a, st):
+    hs = g.state.houses[a["house"]]
+    new = max(0, min(g.rules.max_supply(g.state.game), hs.supply + a["steps"]))
+    if new != hs.supply:
+        g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"])
+        hs.supply = new
+    from .mustering import reconcile
+
+    yield from reconcile(g, [a["house"]], sc.rule)
+
+
+# -- procedures shared by cards
+@handler("adjust-supply")
+def _adjust_supply(g, sc, a, st):
+    from .mustering import adjust_supply
+
+    yield from adjust_supply(g, sc.rule or "R8.2")
+
+
+@handler("muster")
+def _muster(g, sc, a, st):
+    from .mustering import muster
+
+    yield from muster(g, a["house"], a.get("in") or None, sc.rule or "R9")
+
+
+@handler("collect-power")
+def _collect_power(g, sc, a, st):
+    from .westeros import collect_power
+
+    collect_power(g, a.get("ports", True), sc.rule or "R7.9")
+    return _nothing()
+
+
+@handler("bid-on-influence-tracks")
+def _bid(g, sc, a, st):
+    from .westeros import influence_bidding
+
+    yield from influence_bidding(g)
+
+
+@handler("wildling-attack")
+def _wildling_attack(g, sc, a, st):
+    from .westeros import wildling_attack
+
+    yield from wildling_attack(g, a.get("strength"), a.get("excluded"))
+
+
+@handler("advance-wildlings")
+def _advance_wildlings(g, sc, a, st):
+    from .westeros import advance_wildlings
+
+    yield from advance_wildlings(g, a.get("steps", 1))
+
+
+@handler("reshuffle-and-redraw")
+def _reshuffle(g, sc, a, st):
+    # handled when the card is revealed (R7.2); resolving it later does nothing more
+    return _nothing()
+
+
+@handler("choose-one")
+def _choose_one(g, sc, a, st):
+    by = a["by"]
+    offered = [o for o in st["options"] if "if" not in o or ev(g, o["if"], sc)]
+    keys = [o["option"] for o in offered]
+    texts = {o["option"]: o["text"] for o in offered}
+    pick = yield from g.choose(by, "choose-one", f"{by} chooses: " + "; ".join(f"({k}) {t}" for k, t in texts.items()),
+                               keys, sc.rule, card=sc.card, texts=texts)
+    g.emit("choice", sc.rule, f"{by} chooses ({pick}) {texts[pick]}", house=by, card=sc.card)
+    option = next(o for o in offered if o["option"] == pick)
+    yield from run(g, option["body"], sc)
+
+
+@handler("arrange-deck-top")
+def _arrange_deck_top(g, sc, a, st):
+    house, deck, n = a["house"], a["deck"], a["count"]
+    cards = g.state.decks.get(deck, [])
+    top = cards[:n]
+    if not top:
+        return
+    rest = cards[n:]
+    bottom: list[str] = []
+    keep: list[str] = []
+    for card in top:
+        minimum = a.get("min-bottom", 0)
+        must = len(bottom) < minimum and len(keep) >= len(top) - minimum
+        options = ["bottom"] if must else ["top", "bottom"]
+        where = yield from g.choose(house, "arrange", f"{house}: put {card} on the top or the bottom of deck {deck}",
+                                    options, sc.rule, card=card)
+        (bottom if where == "bottom" else keep).append(card)
+    g.state.decks[deck] = keep + rest + bottom
+    g.emit("arrange", sc.rule, f"{house} arranges the top of deck {deck}", house=house, secret={"top": keep})
+
+
+# -- house cards (combat)
+def _combat(sc: Scope) -> Combat:
+    if sc.combat is None:
+        raise EffectError("a combat primitive ran outside a combat")
+    return sc.combat
+
+
+@handler("add-strength")
+def _add_strength(g, sc, a, st):
+    _combat(sc).add(a["house"], "strength", a["amount"])
+    return _nothing()
+
+
+@handler("add-swords")
+def _add_swords(g, sc, a, st):
+    _combat(sc).add(a["house"], "swords", a["amount"])
+    return _nothing()
+
+
+@handler("add-fortifications")
+def _add_forts(g, sc, a, st):
+    _combat(sc).add(a["house"], "fortifications", a["amount"])
+    return _nothing()
+
+
+@handler("set-printed-strength")
+def _set_printed(g, sc, a, st):
+    _combat(sc).printed_override[a["card"]] = a["value"]
+    return _nothing()
+
+
+@handler("set-unit-strength")
+def _set_unit_strength(g, sc, a, st):
+    c = _combat(sc)
+    for ref in a["units"]:
+        c.unit_override[ref] = a["value"]
+    return _nothing()
+
+
+@handler("return-played-card")
+def _return_played(g, sc, a, st):
+    _combat(sc).return_card(g, a["house"], sc.rule)
+    return _nothing()
+
+
+@handler("discard-played-card")
+def _discard_played(g, sc, a, st):
+    _combat(sc).discard_card(g, a["house"], sc.rule)
+    return _nothing()
+
+
+@handler("reveal-another-card")
+def _reveal_another(g, sc, a, st):
+    yield from _combat(sc).reveal_another(g, a["house"], a.get("random", False), sc.rule)
+
+
+@handler("return-discards-to-hand")
+def _return_discards(g, sc, a, st):
+    hs = g.state.houses.get(a["house"])
+    if hs is None:
+        return _nothing()
+    hs.hand.extend(hs.discards)
+    g.emit("cards", sc.rule, f"{a['house']} takes back {len(hs.discards)} discarded cards", house=a["house"])
+    hs.discards = []
+    return _nothing()
+
+
+@handler("take-from-discard")
+def _take_from_discard(g, sc, a, st):
+    hs = g.state.houses.get(a["house"])
+    if hs and a["card"] in hs.discards:
+        hs.discards.remove(a["card"])
+        hs.hand.append(a["card"])
+        g.emit("cards", sc.rule, f"{a['house']} takes {a['card']} back into its hand", house=a["house"])
+    return _nothing()
+
+
+@handler("discard-from-hand")
+def _discard_from_hand(g, sc, a, st):
+    hs = g.state.houses.get(a["house"])
+    if hs and a["card"] in hs.hand:
+        hs.hand.remove(a["card"])
+        hs.discards.append(a["card"])
+        g.emit("cards", sc.rule, f"{a['house']} discards {a['card']} from its hand", house=a["house"])
+        g.refresh_hand(a["house"], keep=a["card"])
+    return _nothing()
+
+
+@handler("keep-played-card")
+def _keep_played(g, sc, a, st):
+    _combat(sc).keep_card.add(a["house"])
+    return _nothing()
+
+
+@handler("remove-from-game")
+def _remove_from_game(g, sc, a, st):
+    card = a["card"]
+    if sc.combat is not None and card in sc.combat.cards.values():
+        sc.combat.removed_cards.add(card)
+        g.emit("cards", sc.rule, f"{card} will be removed from the game", card=card)
+        return _nothing()
+    for house, hs in g.state.houses.items():
+        for pile in (hs.hand, hs.discards):
+            if card in pile:
+                pile.remove(card)
+                hs.removed.append(card)
+                g.emit("cards", sc.rule, f"{card} is removed from the game", house=house, card=card)
+    return _nothing()
+
+
+@handler("prevent-casualties")
+def _prevent_casualties(g, sc, a, st):
+    _combat(sc).protected.add(a["house"])
+    return _nothing()
+
+
+@handler("choose-retreat-area")
+def _choose_retreat(g, sc, a, st):
+    _combat(sc).retreat_chooser = a["by"]
+    return _nothing()
+
+
+@handler("prevent-advance")
+def _prevent_advance(g, sc, a, st):
+    _combat(sc).no_advance = True
+    return _nothing()
+
+
+@handler("keep-march-order")
+def _keep_march(g, sc, a, st):
+    _combat(sc).keep_march = True
+    return _nothing()
+
+
+# ---- queries --------------------------------------------------------------------------------------
+
+def _q(name):
+    return query(name)
+
+
+_q("is-winner")(lambda g, sc, a: _combat(sc).winner == a["house"])
+_q("is-loser")(lambda g, sc, a: _combat(sc).loser == a["house"])
+_q("is-attacker")(lambda g, sc, a: _combat(sc).attacker == a["house"])
+_q("is-defender")(lambda g, sc, a: _combat(sc).defender == a["house"])
+_q("is-supported")(lambda g, sc, a: bool(_combat(sc).supporters_of(g, a["house"])))
+_q("supporters")(lambda g, sc, a: _combat(sc).supporters_of(g, a["house"]))
+_q("combat-margin")(lambda g, sc, a: abs(_combat(sc).final[_combat(sc).attacker]
+                                         - _combat(sc).final[_combat(sc).defender]))
+_q("final-strength")(lambda g, sc, a: _combat(sc).final.get(a["house"], 0))
+_q("combat-units")(lambda g, sc, a: _combat(sc).units_of(g, a.get("house"), a.get("kind"), a.get("role", "fighting")))
+_q("is-transported-attack")(lambda g, sc, a: _combat(sc).transported)
+_q("played-card")(lambda g, sc, a: _combat(sc).cards.get(a["house"]))
+_q("has-played-card")(lambda g, sc, a: _combat(sc).cards.get(a["house"]) is not None)
+_q("retreat-area")(lambda g, sc, a: _combat(sc).retreated_to.get(a["house"]))
+_q("printed-strength")(lambda g, sc, a: 0 if a["card"] is None else g.rules.card(a["card"])["strength"])
+_q("order-value")(lambda g, sc, a: g.order_value(a["area"]))
+_q("has-order")(lambda g, sc, a: g.has_order(a["area"], a["type"], a.get("house")))
+_q("hand")(lambda g, sc, a: list(g.state.houses[a["house"]].hand) if a["house"] in g.state.houses else [])
+_q("discard-pile")(lambda g, sc, a: list(g.state.houses[a["house"]].discards) if a["house"] in g.state.houses
+                   else [])
+
+
+@query("order-areas")
+def _order_areas(g, sc, a):
+    out = [area for area, o in sorted(g.state.orders.items()) if o["house"] == a["house"]]
+    if a.get("near"):
+        out = [x for x in out if g.board.are_adjacent(x, a["near"])]
+    return out
+
+
+def _strengths(g, cards):
+    return {c: g.rules.card(c)["strength"] for c in cards}
+
+
+@query("weakest")
+def _weakest(g, sc, a):
+    s = _strengths(g, a["cards"])
+    low = min(s.values(), default=None)
+    return [c for c in a["cards"] if s[c] == low]
+
+
+@query("strongest")
+def _strongest(g, sc, a):
+    s = _strengths(g, a["cards"])
+    high = max(s.values(), default=None)
+    return [c for c in a["cards"] if s[c] == high]
+
+
+@query("card-with-strength")
+def _card_with_strength(g, sc, a):
+    return [c for c in a["cards"] if g.rules.card(c)["strength"] == a["strength"]]
+
+
+@query("units")
+def _units(g, sc, a):
+    houses = [a["house"]] if a.get("house") else list(g.state.houses)
+    out = []
+    for area, army in sorted(g.state.units.items()):
+        if army["house"] not in houses or (a.get("in") and area not in a["in"]):
+            continue
+        for i, u in enumerate(army["units"]):
+            if a.get("kind") is None or u[0] == a["kind"]:
+                out.append(unit_ref(area, i))
+    return out
+
+
+_q("area-of")(lambda g, sc, a: parse_unit(a["unit"])[0])
+_q("available-units")(lambda g, sc, a: g.available_units(a["house"], a["kind"]))
+
+
+@query("areas")
+def _areas(g, sc, a):
+    out = []
+    for area in g.board.areas:
+        if area.id in g.state.blocked:
+            continue
+        if a.get("kind") and area.kind != a["kind"]:
+            continue
+        if a.get("side") and area.side != a["side"]:
+            continue
+        if a.get("with") and not g.has_icon(area.id, a["with"]):
+            continue
+        ctrl = g.controller(area.id)
+        if a.get("controlled-by") and ctrl != a["controlled-by"]:
+            continue
+        if a.get("uncontrolled") and ctrl is not None:
+            continue
+        nf = a.get("neutral-force")
+        if nf is not None and (area.id in g.state.neutral_forces) != nf:
+            continue
+        if a.get("min-units") and len(g.state.units_in(area.id)) < a["min-units"]:
+            continue
+        out.append(area.id)
+    return out
+
+
+_q("adjacent")(lambda g, sc, a: [x for x in g.board.neighbours(a["area"], a.get("kind"))
+                                 if x not in g.state.blocked])
+_q("has-icon")(lambda g, sc, a: g.has_icon(a["area"], a["icon"]))
+_q("is-kind")(lambda g, sc, a: g.board.area(a["area"]).kind == a["kind"])
+_q("controls")(lambda g, sc, a: g.controller(a["area"]) == a["house"])
+_q("home-area")(lambda g, sc, a: g.rules.house(a["house"])["home"])
+_q("loyalty-areas")(lambda g, sc, a: sorted(a for a, n in g.loyalty().items() if n > 0))
+_q("river-areas")(lambda g, sc, a: g.river_areas())
+_q("position")(lambda g, sc, a: g.state.position(a["house"], a["track"]))
+_q("power")(lambda g, sc, a: g.state.houses[a["house"]].power if a["house"] in g.state.houses else 0)
+_q("victory-points")(lambda g, sc, a: g.victory_points(a["house"]))
+_q("bid")(lambda g, sc, a: g.state.houses[a["house"]].last_bid)
+_q("others")(lambda g, sc, a: [h for h in g.turn_order if h != a["house"]])
+_q("player-houses")(lambda g, sc, a: [h for h in g.turn_order if not g.is_vassal(h)])
+_q("vassals")(lambda g, sc, a: [h for h in g.turn_order if g.is_vassal(h)])
+_q("turn-order")(lambda g, sc, a: list(reversed(g.turn_order)) if a.get("reverse") else list(g.turn_order))
+_q("is-vassal")(lambda g, sc, a: g.is_vassal(a["house"]))
+_q("commander")(lambda g, sc, a: g.commander_of(a["house"]))
+_q("holder")(lambda g, sc, a: g.holder(a["token"]))
+_q("is-in-play")(lambda g, sc, a: a["house"] in g.state.houses)
+_q("count")(lambda g, sc, a: len(a["items"]))
+_q("contains")(lambda g, sc, a: a["item"] in a["items"])
+_q("without")(lambda g, sc, a: [x for x in a["items"] if x not in a["removed"]])
+
+
+@query("highest-track")
+def _highest_track(g, sc, a):
+    return min(g.track_ids(), key=lambda t: (g.state.position(a["house"], t), g.track_ids().index(t)))
+
+
+# ---- Mother of Dragons primitives that need MoD state (loyalty, improvements, dragons) ------------
+# They are registered so every compiled bundle can run; the MoD state they act on is kept in
+# GameState.extra until the Mother of Dragons rules land (issue: MoD).
+
+@handler("place-loyalty")
+def _place_loyalty(g, sc, a, st):
+    g.add_loyalty(a["area"], a.get("count", 1), sc.rule)
+    return _nothing()
+
+
+@handler("move-loyalty")
+def _move_loyalty(g, sc, a, st):
+    if g.loyalty().get(a["from"], 0) > 0:
+        g.add_loyalty(a["from"], -1, sc.rule)
+        g.add_loyalty(a["to"], 1, sc.rule)
+    return _nothing()
+
+
+@handler("improve")
+def _improve(g, sc, a, st):
+    g.state.improvements.setdefault(a["area"], []).append(a["improvement"])
+    g.emit("improve", sc.rule, f"{a['area']} gets a {a['improvement']} improvement", area=a["area"])
+    return _nothing()
+
+
+@handler("degrade")
+def _degrade(g, sc, a, st):
+    g.state.improvements.setdefault(a["area"], []).append(f"no-{a['icon']}")
+    g.emit("degrade", sc.rule, f"the {a['icon']} of {a['area']} is degraded", area=a["area"])
+    return _nothing()
+
+
+@handler("advance-dragon-strength")
+def _advance_dragons(g, sc, a, st):
+    g.state.dragon_strength += 1
+    g.emit("dragons", sc.rule, f"dragon strength is now {g.state.dragon_strength}")
+    return _nothing()
+
+
+_q("has-dragon-token-left")(lambda g, sc, a: g.dragon_tokens_left() > 0)
+
+
+def supply_of(g: Game, house: str) -> int:
+    return control.supply_icons(g.state, g.board, house)

@@ -1,0 +1,136 @@
+"""Supply (R8) and mustering (R9): adjusting the supply track, reconciling armies, raising units."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import control
+
+if TYPE_CHECKING:
+    from .game import Game, Proc
+
+DONE = "done"
+
+
+def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
+    """Every house moves its supply token to its barrels (max 6), then reconciles in turn order."""
+    top = g.rules.max_supply(g.state.game)
+    for house in g.turn_order:
+        if g.is_vassal(house):
+            continue
+        hs = g.state.houses[house]
+        new = min(top, g.supply_icons(house))
+        if new != hs.supply:
+            g.emit("supply", rule, f"{house} moves from supply {hs.supply} to {new}", house=house, supply=new)
+        hs.supply = new
+    yield from reconcile(g, g.turn_order, "R8.4")
+
+
+def reconcile(g: Game, houses: list[str], rule: str = "R8.4") -> Proc:
+    """Houses over their supply limit destroy units of their choice until they fit (R8.4)."""
+    for house in houses:
+        while not g.fits_supply(house):
+            options = sorted({f"{area}:{u[0]}" for area in g.state.areas_of(house)
+                              if len(g.state.units[area]["units"]) >= 2 for u in g.state.units[area]["units"]})
+            pick = yield from g.choose(g.supply_chooser(house), "reconcile",
+                                       f"{house} is over its supply limit: destroy a unit", options, rule)
+            area, kind = pick.split(":")
+            idx = next(i for i, u in enumerate(g.state.units[area]["units"]) if u[0] == kind)
+            g.destroy_unit(area, idx, rule, "over the supply limit")
+
+
+def mustering_points(g: Game, area: str) -> int:
+    castle = g.castle_level(area)
+    return {"castle": 1, "stronghold": 2}.get(castle, 0)
+
+
+def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -> list[str]:
+    """Where a house may put a new unit outside mustering: areas it controls or holds units in (R41.1)."""
+    domain = g.rules.unit_kinds[kind]["domain"]
+    out = []
+    for a in g.board.areas:
+        if a.id in g.state.blocked or (allowed is not None and a.id not in allowed):
+            continue
+        here = g.state.house_in(a.id)
+        if here not in (None, house):
+            continue
+        if domain == "land" and not a.is_land:
+            continue
+        if domain == "sea" and a.is_land:
+            continue
+        if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= 3):
+            continue
+        if here != house and not (a.is_land and g.controller(a.id) == house) and not a.is_port:
+            continue
+        if g.fits_supply(house, {a.id: 1}):
+            out.append(a.id)
+    return out
+
+
+def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
+    """What the points left in `area` can still buy (R9.3–R9.7)."""
+    kinds = g.rules.unit_kinds
+    options = []
+    land = g.state.units_in(area, house)
+    for kind, rec in sorted(kinds.items()):
+        cost = rec.get("muster_cost")
+        if cost is None or g.available_units(house, kind) <= 0:
+            continue
+        if rec["domain"] == "land":
+            if cost <= points and g.fits_supply(house, {area: 1}):
+                options.append(f"{kind}:{area}")
+            base = rec.get("upgrade_from")
+            if base and any(u[0] == base for u in land) and points >= cost - kinds[base]["muster_cost"]:
+                options.append(f"upgrade:{base}:{kind}:{area}")
+        elif cost <= points:
+            for sea in ship_areas(g, house, area):
+                if g.fits_supply(house, {sea: 1}):
+                    options.append(f"{kind}:{sea}")
+    return options
+
+
+def ship_areas(g: Game, house: str, area: str) -> list[str]:
+    """Seas next to the area without enemy ships, and the area's own port (R9.4, R9.5, R24.5)."""
+    out = []
+    for sea in g.board.neighbours(area, "sea"):
+        if g.state.house_in(sea) in (None, house) and sea not in g.state.blocked:
+            out.append(sea)
+    port = g.board.port_of(area)
+    if port and port not in g.state.blocked and len(g.state.units_in(port)) < 3 and \
+            g.state.house_in(port) in (None, house):
+        out.append(port)
+    return out
+
+
+def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Proc:
+    """Muster in the given areas (default: every castle/stronghold area the house controls)."""
+    if areas is None:
+        areas = [a for a in control.controlled_areas(g.state, g.board, house) if mustering_points(g, a) > 0]
+    kinds = g.rules.unit_kinds
+    for area in areas:
+        if g.controller(area) != house:
+            continue
+        points = mustering_points(g, area)
+        while points > 0:
+            options = muster_options(g, house, area, points)
+            if not options:
+                break
+            pick = yield g.ask(house, "muster", f"{house}: muster in {area} ({points} point(s) left)",
+                               [DONE, *options], rule, area=area, points=points)
+            if pick == DONE:
+                break
+            parts = pick.split(":")
+            if parts[0] == "upgrade":
+                _, base, kind, where = parts
+                idx = next(i for i, u in enumerate(g.state.units[where]["units"]) if u[0] == base)
+                g.state.units[where]["units"][idx][0] = kind
+                points -= kinds[kind]["muster_cost"] - kinds[base]["muster_cost"]
+                g.emit("muster", "R9.3.2", f"{house} upgrades a {base} to a {kind} in {where}", house=house,
+                       area=where, kind=kind)
+            else:
+                kind, where = parts
+                g.state.add_unit(where, house, kind)
+                points -= kinds[kind]["muster_cost"]
+                g.emit("muster", "R9.3.1", f"{house} musters a {kind} in {where}", house=house, area=where,
+                       kind=kind)
+        g.check_victory()

@@ -1,0 +1,165 @@
+"""The Westeros Phase (R6), influence bidding (R10), wildling attacks (R11) and power collection."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import control
+from .effects import Scope, run
+
+if TYPE_CHECKING:
+    from .game import Game, Proc
+
+REVEAL_PRIMITIVE = "reshuffle-and-redraw"  # acts the moment its card is revealed (R7.2)
+
+
+def _draw(g: Game, deck: str) -> Proc:
+    """Reveal the top card of a deck; a card that reshuffles its deck is replaced at once (R7.2, R6.4)."""
+    st = g.state
+    while True:
+        if not st.decks.get(deck):
+            st.decks[deck] = g.rules.westeros_deck(deck)
+            g.rng.shuffle(st.decks[deck])
+        card = st.decks[deck].pop(0)
+        rec = g.rules.westeros_card(card)
+        g.emit("westeros-card", "R6.2.2", f"deck {deck.upper()}: {rec['name']}", deck=deck, card=card)
+        if any(s.get("do") == REVEAL_PRIMITIVE for s in rec["effect"]):
+            st.decks[deck] = g.rules.westeros_deck(deck)
+            g.rng.shuffle(st.decks[deck])
+            g.emit("reshuffle", "R7.2", f"deck {deck.upper()} is reshuffled and a new card is revealed",
+                   deck=deck)
+            continue
+        return card
+    yield  # pragma: no cover - keeps this a generator for callers using `yield from`
+
+
+def westeros_phase(g: Game) -> Proc:
+    st = g.state
+    g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
+    yield from g.round_start_hooks()
+    drawn = []
+    for deck in sorted(st.decks, key=lambda d: ("i", "ii", "iii", "iv").index(d)):
+        card = yield from _draw(g, deck)
+        drawn.append((deck, card))
+    icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
+    if icons:
+        yield from advance_wildlings(g, icons)
+    for deck, card in drawn:
+        rec = g.rules.westeros_card(card)
+        g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
+        for area in rec.get("banner", []):
+            g.add_loyalty(area, 1, "R39")
+        yield from run(g, rec["effect"], Scope(card=card, rule=f"R6.2.4 {card}"))
+        g.check_victory()
+    yield from g.westeros_end_hooks()
+
+
+def advance_wildlings(g: Game, steps: int) -> Proc:
+    """Each wildling icon moves the threat up one space (+2); at 12 the wildlings attack (R6.2.3)."""
+    st = g.state
+    top = max(g.game_rec["wildling_track"])
+    step = g.game_rec["wildling_track"][1] - g.game_rec["wildling_track"][0]
+    new = min(top, st.wildling_threat + step * steps)
+    g.emit("wildlings", "R6.2.3", f"the wildling threat rises from {st.wildling_threat} to {new}", threat=new)
+    st.wildling_threat = new
+    if new >= top:
+        yield from wildling_attack(g)
+
+
+def _bids(g: Game, houses: list[str], kind: str, prompt: str, rule: str) -> Proc:
+    """Secret bids, revealed together (R10.2, R11.3); every bid token goes to the pool (R10.5, R11.7)."""
+    bids = {}
+    for h in houses:
+        power = g.state.houses[h].power
+        bids[h] = yield from g.choose(h, kind, f"{h}: {prompt} (0–{power})", list(range(power + 1)), rule)
+    for h, b in bids.items():
+        g.state.houses[h].power -= b
+        g.state.houses[h].last_bid = b
+    g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=bids)
+    return bids
+
+
+def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> Proc:
+    """Order houses by bid, highest first; the decider orders tied houses (R10.4, R11.6.4)."""
+    out: list[str] = []
+    for amount in sorted(set(bids.values()), reverse=True):
+        tied = [h for h in g.turn_order if bids.get(h) == amount]
+        while len(tied) > 1:
+            pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {amount}) "
+                                       f"goes first {what}?", tied, rule, tied=tied)
+            out.append(pick)
+            tied.remove(pick)
+        out.extend(tied)
+    return out
+
+
+def influence_bidding(g: Game) -> Proc:
+    """Bid for each influence track in order; positions follow the bids (R10)."""
+    for track in g.track_ids():
+        bidders = [h for h in g.turn_order if h in g.state.tracks[track] and not g.is_vassal(h)]
+        bids = yield from _bids(g, bidders, "influence-bid", f"bid for the {track} track", "R10.2")
+        bids.update(g.fixed_bids(track))
+        decider = g.holder(g.token_of_track(g.turn_track))
+        order = yield from _rank(g, bids, decider, "R10.4", f"on the {track} track")
+        g.set_track(track, order, "R10.3")
+
+
+def wildling_attack(g: Game, strength: int | None = None, excluded: str | None = None) -> Proc:
+    """The wildlings attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
+    st = g.state
+    on_track = strength is None
+    strength = st.wildling_threat if strength is None else strength
+    g.emit("wildling-attack", "R11.2", f"the wildlings attack with strength {strength}", strength=strength)
+    bidders = [h for h in g.turn_order if h != excluded and not g.is_vassal(h)]
+    bids = yield from _bids(g, bidders, "wildling-bid", f"bid against the wildlings (strength {strength})", "R11.3")
+    total = sum(bids.values())
+    card = st.wildling_deck.pop(0)
+    rec = g.rules.wildling_card(card)
+    decider = g.holder(g.token_of_track(g.turn_track))
+    ranking: list[str] = []
+    if bidders:
+        ranking = yield from _rank(g, bids, decider, "R11.6.4", "against the wildlings")
+    sc = Scope(card=card, rule=f"R11.6 {card}", extra={"bids": bids})
+    sc.vars["wildling-strength"] = strength
+    if total >= strength:
+        g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: {rec['name']}",
+               card=card)
+        if ranking:
+            sc.vars.update({"highest-bidder": ranking[0], "lowest-bidder": ranking[-1], "everyone-else": []})
+            sc.owner = ranking[0]
+            yield from run(g, rec["night_watch_victory"], sc)
+        if on_track:
+            st.wildling_threat = g.game_rec["wildling_track"][0]
+    else:
+        g.emit("wildlings-win", "R11.5", f"the wildlings win ({total} against {strength}); card: {rec['name']}",
+               card=card)
+        if ranking:
+            lowest = ranking[-1]
+            sc.vars.update({"lowest-bidder": lowest, "highest-bidder": ranking[0],
+                            "everyone-else": [h for h in g.turn_order if h in bidders and h != lowest]})
+            sc.owner = lowest
+            yield from run(g, rec["lowest_bidder"], sc)
+            yield from run(g, rec["everyone_else"], sc)
+        if on_track:
+            track = g.game_rec["wildling_track"]
+            st.wildling_threat = max(track[0], st.wildling_threat - 2 * (track[1] - track[0]))
+    st.wildling_deck.append(card)
+    g.emit("wildlings", "R11.8", f"the wildling threat is now {st.wildling_threat}", threat=st.wildling_threat)
+    g.check_victory()
+
+
+def collect_power(g: Game, ports: bool, rule: str) -> None:
+    """Power for the power icons of controlled land areas, and for qualifying ports (R7.9, R24.9)."""
+    for house in g.turn_order:
+        if g.is_vassal(house):
+            continue
+        lands = control.controlled_areas(g.state, g.board, house)
+        amount = sum(g.power_icons(a) for a in lands)
+        if ports:
+            for land in lands:
+                port = g.board.port_of(land)
+                if port and g.state.house_in(port) == house:
+                    sea = g.board.area(port).port_sea
+                    if g.state.house_in(sea) in (None, house):
+                        amount += 1
+        g.gain_power(house, amount, rule, "power icons")
