@@ -55,6 +55,8 @@ def _namespace(kind: str) -> str:
     return "area" if kind in ("area", "port") else ("house-card" if kind == "vassal-card" else kind)
 
 
+MAX_NUMBER = 1_000_000  # no count or strength of the game comes near; larger is a typo
+
 # ---- splitting shared lines ---------------------------------------------------------------------
 
 
@@ -110,7 +112,7 @@ def _type_word(t: str) -> str:
         return t[5:]
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
-    return {"int": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}.get(t, f"<{t}>")
+    return {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}.get(t, f"<{t}>")
 
 
 # ---- entry values -------------------------------------------------------------------------------
@@ -126,11 +128,19 @@ class Checker:
     # -- a key's values
     def value(self, expr: ast.Expr, type_: str, key: str) -> object:
         d = self.diags
-        if type_ == "int":
-            if isinstance(expr, ast.Int):
-                return expr.value
-            d.error("wrong-value", f"'{key}' expects a number, got {_expr_word(expr)}", expr.span)
-            return None
+        if type_ in ("int", "nat"):
+            if not isinstance(expr, ast.Int):
+                d.error("wrong-value", f"'{key}' expects a number, got {_expr_word(expr)}", expr.span)
+                return None
+            if abs(expr.value) > MAX_NUMBER:
+                d.error("number-too-large", f"'{key}': {expr.value} is too large", expr.span,
+                        f"numbers in content are at most {MAX_NUMBER}")
+                return None
+            if type_ == "nat" and expr.value < 0:
+                d.error("negative-value", f"'{key}' cannot be negative (got {expr.value})", expr.span,
+                        f"'{key}' is a count: 0 or more")
+                return None
+            return expr.value
         if type_ == "text":
             if isinstance(expr, ast.Str):
                 return expr.value
@@ -464,6 +474,9 @@ class EffectChecker:
         """Lower an expression and return (json, type); type None after a reported error."""
         match expr:
             case ast.Int(value=v):
+                if abs(v) > MAX_NUMBER:
+                    self.diags.error("number-too-large", f"{v} is too large", expr.span,
+                                     f"numbers in content are at most {MAX_NUMBER}")
                 return v, "int"
             case ast.Bool(value=v):
                 return v, "bool"
@@ -534,6 +547,20 @@ class EffectChecker:
             return {"id": text, "type": t}, t
         if len(candidates) > 1:
             return {"id": text, "type": candidates[0]}, candidates[0]
+        # No type to go by: guess what was meant from the closest known name of any kind.
+        import difflib
+
+        best = (0.0, None, None)
+        for t in list(_TYPE_NAMESPACES) + ["variable"]:
+            pool = scope.variables if t == "variable" else (self._pool(t) or ())
+            for cand in pool:
+                ratio = difflib.SequenceMatcher(None, text, cand).ratio()
+                if ratio > best[0]:
+                    best = (ratio, t, cand)
+        if best[0] >= 0.8 and best[1] != "variable":
+            self.diags.error(f"unknown-{best[1]}", f"unknown {best[1]} '{text}'", _name_span(expr),
+                             f"did you mean '{best[2]}'?")
+            return None, None
         pool = set(scope.variables)
         for t in _TYPE_NAMESPACES:
             pool.update(self._pool(t) or ())

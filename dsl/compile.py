@@ -180,6 +180,9 @@ class Compiler:
             items = parse_text(src.text, src.label, self.diags)
             if items is None:
                 continue
+            if not items:
+                self.diags.warning("empty-file", f"{src.label} declares nothing", Span(src.label, 0, 0),
+                                   "an empty content file is allowed, but is it the file you meant?")
             for item in items:
                 if isinstance(item, ast.Entry):
                     decl = _declare(item, self.diags, self.symbols)

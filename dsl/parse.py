@@ -266,6 +266,8 @@ def _syntax_message(err: UnexpectedInput) -> tuple[str, str | None]:
             return (f"unexpected character '{char}'", "names are lower-case kebab-case, e.g. 'the-eyrie'")
         if char == "'":
             return ("unexpected character \"'\"", 'strings use double quotes: "like this"')
+        if char == '"':
+            return ("unterminated text", 'close the text with " on the same line')
         return (f"unexpected character '{char}'", None)
     expected = sorted({_describe(t) for t in getattr(err, "expected", set()) or set()})
     # Keep the list short and useful: operators only matter to someone writing an expression.

@@ -39,6 +39,29 @@ def json_pointer(path) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path) if path else "/"
 
 
+def _source_of(bundle: object, path: list) -> Span | None:
+    """The content position (`source` or `at` of the nearest enclosing record) of a bundle path."""
+    found = None
+    node = bundle
+    for step in path:
+        if isinstance(node, dict):
+            where = node.get("at") or node.get("source")
+            if isinstance(where, str):
+                found = where
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+    if found is None:
+        return None
+    file, _, rest = found.rpartition(":")
+    file, _, line = file.rpartition(":")
+    try:
+        return Span(file, int(line), int(rest))
+    except ValueError:
+        return None
+
+
 def validate_bundle(bundle: object, diags: Diagnostics, label: str = "bundle") -> None:
     """Report every schema violation of `bundle` (at most 50, most specific first)."""
     errors = sorted(bundle_validator().iter_errors(bundle), key=lambda e: (list(e.absolute_path), e.message))
@@ -49,6 +72,7 @@ def validate_bundle(bundle: object, diags: Diagnostics, label: str = "bundle") -
             best = max(err.context, key=lambda e: len(e.absolute_path))
         pointer = json_pointer(best.absolute_path)
         diags.error("schema", f"{label} does not match the schema at {pointer}: {best.message}",
-                    Span(label, 0, 0), f"schema rule: {'/'.join(str(p) for p in best.absolute_schema_path)}")
+                    _source_of(bundle, list(best.absolute_path)) or Span(label, 0, 0),
+                    f"schema rule: {'/'.join(str(p) for p in best.absolute_schema_path)}")
     if len(errors) > 50:
         diags.error("schema", f"{label}: {len(errors) - 50} more schema violations not shown", Span(label, 0, 0))

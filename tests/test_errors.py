@@ -6,6 +6,8 @@ regression in what an author sees fails here.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from maester.dsl import CompileError, compile_sources
@@ -252,3 +254,50 @@ def test_all_errors_of_a_run_are_reported_not_only_the_first():
             'house-card c "C" {\n  set base house stark strength 1\n  when immediately { gain-powr(you, 1) }\n}\n')
     codes = [e.code for e in errors_of(text)]
     assert codes == ["unknown-key", "unknown-house", "unknown-primitive"]
+
+
+# ---- numbers, texts, files --------------------------------------------------------------------------
+
+
+def test_negative_count_is_located_not_left_to_the_schema():
+    e = one_error('house-card a "A" { set base  house stark  strength -2 }\n')
+    assert (e.code, where(e)) == ("negative-value", "broken.mst:1:52")
+    assert e.message == "'strength' cannot be negative (got -2)"
+
+
+def test_absurdly_large_number():
+    e = one_error('house-card a "A" { set base  house stark  strength 123456789012 }\n')
+    assert (e.code, where(e)) == ("number-too-large", "broken.mst:1:52")
+
+
+def test_unterminated_text():
+    e = one_error('house-card a "A {\n  strength 1\n}\n')
+    assert (e.code, where(e)) == ("syntax", "broken.mst:1:14")
+    assert e.message == "unterminated text"
+
+
+def test_board_that_extends_itself():
+    e = one_error('board b "B" { extends b }\n')
+    assert (e.code, where(e)) == ("board-cycle", "broken.mst:1:1")
+
+
+def test_unknown_card_in_an_effect_with_did_you_mean():
+    world = WORLD + 'house-card tywin-lannister "Tywin" { set base house stark strength 4 }\n'
+    e = one_error('house-card a "A" {\n  set base house stark strength 1\n'
+                  '  when immediately { choose c in [tywin-lanister] { take-from-discard(you, c) } }\n}\n', world)
+    assert (e.code, where(e)) == ("unknown-card", "broken.mst:3:35")
+    assert e.message == "unknown card 'tywin-lanister'"
+    assert e.hint.startswith("did you mean 'tywin-lannister'?")
+
+
+def test_schema_violation_points_at_the_declaration(bundle):
+    from maester.dsl.diagnostics import Diagnostics
+    from maester.dsl.validate import validate_bundle
+
+    broken = json.loads(json.dumps(bundle))
+    broken["house_cards"]["tywin-lannister"]["swords"] = "many"
+    diags = Diagnostics()
+    validate_bundle(broken, diags)
+    (e,) = diags.errors
+    assert e.code == "schema" and "/house_cards/tywin-lannister/swords" in e.message
+    assert e.span.file.endswith("cards/base/lannister.mst") and e.span.line > 0

@@ -111,7 +111,9 @@ def summary_table(bundle: dict) -> Table:
 def check(paths: Paths = None,
           quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
-    bundle = compile_paths(paths or None)
+    diags = Diagnostics()
+    bundle = compile_paths(paths or None, diags)
+    _report(diags)
     if not quiet:
         out.print(summary_table(bundle))
         out.print("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
