@@ -112,7 +112,8 @@ def _type_word(t: str) -> str:
         return t[5:]
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
-    return {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}.get(t, f"<{t}>")
+    words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}
+    return words.get(t, f"<{t}>")
 
 
 # ---- entry values -------------------------------------------------------------------------------
