@@ -72,7 +72,7 @@ def fits_supply(sizes: list[int], limits: list[int]) -> bool:
     return all(s <= lim for s, lim in zip(sizes, limits, strict=False))
 
 
-def supply_icons(state: GameState, board: Board, house: str) -> int:
+def barrel_count(state: GameState, board: Board, house: str) -> int:
     """Supply barrels in the land areas a house controls (R8.2)."""
     return sum(board.area(a).supply for a in controlled_areas(state, board, house))
 

@@ -742,4 +742,4 @@ _q("has-dragon-token-left")(lambda g, sc, a: g.dragon_tokens_left() > 0)
 
 
 def supply_of(g: Game, house: str) -> int:
-    return control.supply_icons(g.state, g.board, house)
+    return control.barrel_count(g.state, g.board, house)

@@ -387,7 +387,7 @@ class Game:
             return 0
         return self.board.area(area).supply + marks.count("supply")
 
-    def supply_icons(self, house: str) -> int:
+    def barrel_count(self, house: str) -> int:
         return sum(self.supply_of_area(a) for a in control.controlled_areas(self.state, self.board, house))
 
     def river_areas(self) -> list[str]:

@@ -19,7 +19,7 @@ def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
         if g.is_vassal(house):
             continue
         hs = g.state.houses[house]
-        new = min(top, g.supply_icons(house))
+        new = min(top, g.barrel_count(house))
         if new != hs.supply:
             g.emit("supply", rule, f"{house} moves from supply {hs.supply} to {new}", house=house, supply=new)
         hs.supply = new

@@ -55,7 +55,7 @@ def westeros_phase(g: Game) -> Proc:
 
 
 def advance_wildlings(g: Game, steps: int) -> Proc:
-    """Each wildling icon moves the threat up one space (+2); at 12 the wildlings attack (R6.2.3)."""
+    """Each wildling icon moves the threat up one space (+2); at 12 a wildling attack follows (R6.2.3)."""
     st = g.state
     top = max(g.game_rec["wildling_track"])
     step = g.game_rec["wildling_track"][1] - g.game_rec["wildling_track"][0]
@@ -105,11 +105,11 @@ def influence_bidding(g: Game) -> Proc:
 
 
 def wildling_attack(g: Game, strength: int | None = None, excluded: str | None = None) -> Proc:
-    """The wildlings attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
+    """A wildling attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
     st = g.state
     on_track = strength is None
     strength = st.wildling_threat if strength is None else strength
-    g.emit("wildling-attack", "R11.2", f"the wildlings attack with strength {strength}", strength=strength)
+    g.emit("wildling-attack", "R11.2", f"a wildling attack of strength {strength}", strength=strength)
     bidders = [h for h in g.turn_order if h != excluded and not g.is_vassal(h)]
     bids = yield from _bids(g, bidders, "wildling-bid", f"bid against the wildlings (strength {strength})", "R11.3")
     total = sum(bids.values())

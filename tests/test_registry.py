@@ -94,3 +94,12 @@ def test_card_names_are_absent_from_registry_names():
     generic = {"supply", "mustering", "muster", "famine", "march"}
     clash = sorted(n for n in PRIMITIVES if any(i in n for i in ids - generic if len(i) >= 5))
     assert not clash, f"primitive names that name a card: {clash}"
+
+
+def test_every_primitive_has_exactly_one_interpreter_handler():
+    from maester.interpreter.effects import HANDLERS, QUERIES
+
+    effects = {n for n, p in PRIMITIVES.items() if p.kind == "effect"}
+    queries = {n for n, p in PRIMITIVES.items() if p.kind == "query"}
+    assert set(HANDLERS) == effects, f"missing {sorted(effects - set(HANDLERS))}, extra {sorted(set(HANDLERS) - effects)}"
+    assert set(QUERIES) == queries, f"missing {sorted(queries - set(QUERIES))}, extra {sorted(set(QUERIES) - queries)}"
