@@ -97,3 +97,29 @@ def test_unknown_board_is_a_clear_error():
 def test_version():
     r = run("version")
     assert r.exit_code == 0 and "bundle format 1.0.0" in r.output
+
+
+def test_play_writes_a_log_that_replays(tmp_path):
+    log = tmp_path / "game.json"
+    r = run("play", "--players", "3", "--seed", "5", "--agents", "random", "--quiet", "--log", str(log))
+    assert r.exit_code == 0, r.output
+    assert "wins" in r.output
+    data = json.loads(log.read_text())
+    assert data["setup"] == "base-3p" and data["seed"] == 5 and data["answers"] and data["events"]
+    r = run("replay", str(log))
+    assert r.exit_code == 0 and "replay matches" in r.output
+
+
+def test_replay_detects_a_tampered_log(tmp_path):
+    log = tmp_path / "game.json"
+    assert run("play", "-p", "4", "-s", "2", "-a", "random", "-q", "--log", str(log)).exit_code == 0
+    data = json.loads(log.read_text())
+    data["events"][5]["text"] = "something else"
+    log.write_text(json.dumps(data))
+    r = run("replay", str(log))
+    assert r.exit_code == 1 and "event 5 differs" in r.output
+
+
+def test_play_rejects_unknown_agents():
+    r = run("play", "-p", "3", "--agents", "stark=genius")
+    assert r.exit_code == 1 and "unknown agent kind 'genius'" in r.output

@@ -195,6 +195,121 @@ def map_cmd(
         sys.stdout.write(text)
 
 
+AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, or per house: "
+                                        "'stark=heuristic,lannister=random' (others random).")]
+
+
+def _agents(spec: str, houses, seed: int) -> dict:
+    from maester.interpreter.agents import HeuristicAgent, RandomAgent
+
+    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    default = "random"
+    per: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        if "=" in part:
+            house, kind = part.split("=", 1)
+            per[house.strip()] = kind.strip()
+        else:
+            default = part
+    diags = Diagnostics()
+    for name in [default, *per.values()]:
+        if name not in kinds:
+            diags.error("unknown-agent", f"unknown agent kind '{name}'", None, "use random or heuristic")
+    for house in per:
+        if house not in houses:
+            diags.error("unknown-house", f"'{house}' is not in this game", None, "houses: " + ", ".join(houses))
+    if diags.errors:
+        raise MaesterError(diags)
+    return {h: kinds[per.get(h, default)](seed * 1009 + i) for i, h in enumerate(sorted(houses))}
+
+
+def _setup_id(players: int, setup: str | None) -> str:
+    return setup or f"base-{players}p"
+
+
+@app.command()
+@friendly
+def play(
+    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Number of players.")] = 6,
+    setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
+    agents: AgentsOpt = "heuristic",
+    log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here.")] = None,
+    tides: Annotated[bool, typer.Option("--tides-of-battle", help="Use the Tides of Battle option.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+) -> None:
+    """Play a full game with agents on the bundled content and print a summary."""
+    from maester.interpreter.game import Game, Options
+    from maester.interpreter.log import game_log, write_log
+    from maester.interpreter.rules import Rules
+
+    rules = Rules.default()
+    game = Game(rules, _setup_id(players, setup), seed=seed, options=Options(tides_of_battle=tides))
+    crew = _agents(agents, list(game.state.houses), seed)
+    shown = 0
+    while game.decision is not None:
+        d = game.decision
+        game.answer(crew[d.house].act(game, d))
+        if not quiet:
+            shown = _progress(game, shown)
+    if not quiet:
+        _progress(game, shown)
+    out.print(summary_view(game))
+    if log:
+        write_log(log, game_log(game, agents))
+        err.print(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
+
+
+def _progress(game, shown: int) -> int:
+    """Print the round headlines and notable events as they happen."""
+    notable = {"round", "combat-result", "victory", "wildlings-win", "wildlings-lose", "garrison", "neutral-force"}
+    for e in game.events[shown:]:
+        if e["type"] in notable:
+            style = "bold" if e["type"] in ("round", "victory") else ""
+            out.print(f"[dim]{e['rule']:>8}[/dim]  {e['text']}", style=style, highlight=False)
+    return len(game.events)
+
+
+def summary_view(game) -> Table:
+    s = game.summary()
+    table = Table(title=f"{s['winner']} wins — {s['reason']} (round {s['rounds']}, seed {game.state.seed})")
+    table.add_column("House", style="bold")
+    table.add_column("Castles", justify="right")
+    table.add_column("Land areas", justify="right")
+    table.add_column("Supply", justify="right")
+    table.add_column("Power", justify="right")
+    table.add_column("Iron Throne", justify="right")
+    from maester.interpreter import control
+
+    for h in game.turn_order:
+        table.add_row(h, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
+                      str(game.state.houses[h].supply), str(game.state.houses[h].power),
+                      str(game.state.position(h, game.turn_track)))
+    counts: dict[str, int] = {}
+    for e in game.events:
+        counts[e["type"]] = counts.get(e["type"], 0) + 1
+    table.caption = (f"{s['decisions']} decisions, {s['events']} events: {counts.get('combat', 0)} combats, "
+                     f"{counts.get('wildling-attack', 0)} wildling attacks, {counts.get('garrison', 0)} garrisons "
+                     f"fallen; final state {s['state_hash']}")
+    return table
+
+
+@app.command()
+@friendly
+def replay(log: Annotated[Path, typer.Argument(help="A game log written by `maester play --log`.")]) -> None:
+    """Replay a logged game from its seed and decisions; check every event and the final state."""
+    from maester.interpreter.log import read_log, replay_log
+    from maester.interpreter.rules import Rules
+
+    data = read_log(log)
+    game, problem = replay_log(Rules.default(), data)
+    if problem:
+        raise MaesterError(problem)
+    out.print(f"[green]replay matches[/green]: {len(game.answers)} decisions, {len(game.events)} events, "
+              f"final state {game.state.hash()}")
+    out.print(summary_view(game))
+
+
 @app.command()
 def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
                                                 "from the primitive registry.")] = False,

@@ -1,0 +1,78 @@
+"""Game logs: a game is its setup, seed and answers; the log also keeps every event and the final hash,
+so `maester replay` can prove a rerun matches event for event.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+
+from .decisions import IllegalDecision
+from .game import Game, Options
+from .rules import Rules
+
+LOG_FORMAT = "maester-game-log"
+LOG_VERSION = 1
+
+
+def game_log(game: Game, agents: str = "") -> dict:
+    return {
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "bundle_format": game.rules.bundle["format_version"],
+        "setup": game.state.setup,
+        "seed": game.state.seed,
+        "options": {"tides_of_battle": game.options.tides_of_battle},
+        "agents": agents,
+        "answers": game.answers,
+        "events": game.events,
+        "summary": game.summary(),
+    }
+
+
+def write_log(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def read_log(path: Path) -> dict:
+    diags = Diagnostics()
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        diags.error("no-such-file", f"{path}: no such file", Span(str(path), 0, 0))
+        raise MaesterError(diags) from None
+    except json.JSONDecodeError as e:
+        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
+        raise MaesterError(diags) from None
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
+        diags.error("not-a-log", f"{path} is not a maester game log", Span(str(path), 0, 0),
+                    "game logs are written by `maester play --log FILE`")
+        raise MaesterError(diags)
+    return data
+
+
+def replay_log(rules: Rules, data: dict) -> tuple[Game, Diagnostics | None]:
+    """Rerun a logged game; returns the game and, if it differs from the log, what differs."""
+    diags = Diagnostics()
+    game = Game(rules, data["setup"], seed=data["seed"], options=Options(**data.get("options", {})))
+    for i, answer in enumerate(data["answers"]):
+        try:
+            game.answer(answer)
+        except IllegalDecision as e:
+            diags.error("replay-diverged", f"decision {i} of the log is not legal in the replay", None,
+                        e.diagnostics.items[0].message)
+            return game, diags
+    logged = data.get("events", [])
+    for mine, theirs in zip(game.events, logged, strict=False):
+        if mine != theirs:
+            diags.error("replay-diverged", f"event {mine['n']} differs: replay says {mine['text']!r}, the log says "
+                        f"{theirs['text']!r}", None)
+            return game, diags
+    if len(game.events) != len(logged):
+        diags.error("replay-diverged", f"the replay has {len(game.events)} events, the log {len(logged)}", None)
+    expected = data.get("summary", {}).get("state_hash")
+    if expected and expected != game.state.hash():
+        diags.error("replay-diverged", f"final state {game.state.hash()} differs from the logged {expected}", None)
+    return game, (diags if diags.errors else None)
