@@ -30,11 +30,12 @@ class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
 class Options:
     tides_of_battle: bool = False
     max_decisions: int = 1_000_000  # a safety net for runaway agents
+    stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
 
 
 class Game:
     def __init__(self, rules: Rules, setup_id: str, seed: int = 0, options: Options | None = None,
-                 state: GameState | None = None):
+                 state: GameState | None = None, start: bool = True):
         self.rules = rules
         self.options = options or Options()
         self.setup_rec = rules.setup(setup_id)
@@ -50,7 +51,8 @@ class Game:
         self.state = state
         self.rng = Rng(self.state)
         self._proc = self._run()
-        self._advance(None, first=True)
+        if start:
+            self._advance(None, first=True)
 
     # ---- driving -------------------------------------------------------------------------------
     @property
@@ -102,28 +104,38 @@ class Game:
     def _run(self) -> Proc:
         from .phases import action_phase, planning_phase, westeros_phase
 
+        st = self.state
+        stop = self.options.stop_after
         try:
-            if self.state.phase == "setup":
+            if st.phase == "setup":
                 self._setup()
+                st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.game_rec["max_rounds"]
             while True:
-                if self.state.round > 1 or self.state.phase == "westeros":
-                    self.state.phase = "westeros"
+                if st.phase == "westeros":
                     yield from westeros_phase(self)
-                self.state.phase = "planning"
-                yield from planning_phase(self)
-                self.state.phase = "action"
-                yield from action_phase(self)
-                self.check_victory()
-                if self.state.round >= max_rounds:
+                    if stop == "westeros":
+                        break
+                    st.phase = "planning"
+                if st.phase == "planning":
+                    yield from planning_phase(self)
+                    if stop == "planning":
+                        break
+                    st.phase = "action"
+                if st.phase == "action":
+                    yield from action_phase(self)
+                    self.check_victory()
+                    if stop in ("action", "round"):
+                        break
+                if st.round >= max_rounds:
                     self._end_after_last_round()
                     break
-                self.state.round += 1
-                self.state.phase = "westeros"
-                self.emit("round", "R6.2.1", f"round {self.state.round} begins")
+                st.round += 1
+                st.phase = "westeros"
+                self.emit("round", "R6.2.1", f"round {st.round} begins")
         except GameOver:
             pass
-        self.state.phase = "over"
+        st.phase = "over"
         return None
 
     def _setup(self) -> None:

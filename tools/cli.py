@@ -311,6 +311,36 @@ def replay(log: Annotated[Path, typer.Argument(help="A game log written by `maes
 
 
 @app.command()
+@friendly
+def explain(
+    scenarios: Annotated[list[Path], typer.Argument(help="Scenario files (YAML) or folders of them.")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only failures and the tally.")] = False,
+) -> None:
+    """Resolve scenarios step by step, citing rule ids; exit 1 if an expectation is not met."""
+    from maester.interpreter.rules import Rules
+    from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
+
+    files: list[Path] = []
+    for p in scenarios:
+        files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    rules = Rules.default()
+    failed = 0
+    for f in files:
+        result = run_scenario(rules, Scenario.load(f))
+        if not result.ok:
+            failed += 1
+        if not quiet or not result.ok:
+            for line in explain_lines(result):
+                style = "green" if line.startswith(("PASS", "  ✓")) else "red" if line.startswith(
+                    ("FAIL", "  ✗", "error")) else None
+                out.print(line, style=style, markup=False, highlight=False, soft_wrap=True)
+            out.print()
+    out.print(f"{len(files) - failed} passed, {failed} failed", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
 def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
                                                 "from the primitive registry.")] = False,
            path: Annotated[Path, typer.Option(help="The file --write rewrites (run from the repository).")]

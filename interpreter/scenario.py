@@ -1,0 +1,377 @@
+"""Scenarios: a position, scripted decisions and expected results, for rules lawyers and tests.
+
+A scenario file (YAML, see docs/scenarios.md) starts from a setup, overrides any part of the position
+(units, orders, power, tracks, hands, decks, round and phase), answers the decisions from a script,
+runs the rules up to a chosen point and checks the expected events and state. `maester explain`
+prints the resolution step by step, each step with the rule id it applies.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+
+from .decisions import Decision, IllegalDecision
+from .game import Game, Options
+from .rules import Rules
+from .state import GameState, HouseState
+
+SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
+                 "otherwise", "stop-after", "expect", "tides-of-battle"}
+POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "orders", "power-tokens",
+                 "garrisons", "neutral-forces", "blocked", "decks", "wildling-deck", "wildling-threat",
+                 "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength"}
+EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left"}
+
+
+class ScenarioError(MaesterError):
+    """A scenario file that cannot be read or run as written."""
+
+
+def _fail(path: str, message: str, hint: str | None = None) -> ScenarioError:
+    diags = Diagnostics()
+    diags.error("scenario", message, Span(path, 0, 0), hint)
+    return ScenarioError(diags)
+
+
+# ---- units shorthand: "lannister: knight, footman, footman(routed)" --------------------------------
+
+def parse_units(text, where: str, path: str) -> dict:
+    if isinstance(text, dict):
+        return {"house": text["house"], "units": [[u, False] if isinstance(u, str) else u for u in text["units"]]}
+    if not isinstance(text, str) or ":" not in text:
+        raise _fail(path, f"{where}: units must look like 'house: kind, kind(routed)', got {text!r}")
+    house, _, rest = text.partition(":")
+    units = []
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        routed = part.endswith("(routed)")
+        kind = part.removesuffix("(routed)").strip()
+        count = 1
+        if " x" in kind:
+            kind, n = kind.split(" x")
+            count = int(n)
+        units.extend([[kind.strip(), routed] for _ in range(count)])
+    return {"house": house.strip(), "units": units}
+
+
+def format_units(army: dict | None) -> str | None:
+    if not army:
+        return None
+    return f"{army['house']}: " + ", ".join(u[0] + ("(routed)" if u[1] else "") for u in army["units"])
+
+
+# ---- loading --------------------------------------------------------------------------------------
+
+@dataclass
+class Scenario:
+    path: str
+    name: str
+    rules: list[str]
+    setup: str
+    seed: int
+    position: dict
+    decisions: list
+    defaults: dict
+    otherwise: str
+    stop_after: str | None
+    expect: dict
+    tides: bool = False
+    description: str = ""
+
+    @classmethod
+    def load(cls, path: str | Path) -> Scenario:
+        label = str(path)
+        try:
+            data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise _fail(label, f"{label}: no such file") from None
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            diags = Diagnostics()
+            diags.error("scenario-yaml", f"{label} is not valid YAML: {getattr(e, 'problem', e)}",
+                        Span(label, mark.line + 1 if mark else 0, mark.column + 1 if mark else 0))
+            raise ScenarioError(diags) from None
+        if not isinstance(data, dict):
+            raise _fail(label, f"{label}: a scenario is a mapping of keys (name, setup, position, ...)")
+        unknown = set(data) - SCENARIO_KEYS
+        if unknown:
+            raise _fail(label, f"unknown scenario key(s): {', '.join(sorted(unknown))}",
+                        "allowed: " + ", ".join(sorted(SCENARIO_KEYS)))
+        pos = data.get("position") or {}
+        bad = set(pos) - POSITION_KEYS
+        if bad:
+            raise _fail(label, f"unknown position key(s): {', '.join(sorted(bad))}",
+                        "allowed: " + ", ".join(sorted(POSITION_KEYS)))
+        exp = data.get("expect") or {}
+        bad = set(exp) - EXPECT_KEYS
+        if bad:
+            raise _fail(label, f"unknown expect key(s): {', '.join(sorted(bad))}",
+                        "allowed: " + ", ".join(sorted(EXPECT_KEYS)))
+        return cls(label, data.get("name", Path(path).stem), list(data.get("rules", [])),
+                   data.get("setup", "base-6p"), int(data.get("seed", 1)), pos, list(data.get("decisions") or []),
+                   dict(data.get("defaults") or {}), data.get("otherwise", "fail"), data.get("stop-after"),
+                   exp, bool(data.get("tides-of-battle", False)), data.get("description", ""))
+
+    # ---- the position
+    def build_state(self, rules: Rules) -> GameState:
+        base = Game(rules, self.setup, seed=self.seed, options=Options(tides_of_battle=self.tides), start=False)
+        base._setup()
+        st = base.state
+        p = self.position
+        st.round = int(p.get("round", st.round))
+        st.phase = p.get("phase", "action")
+        for h, vals in (p.get("houses") or {}).items():
+            self._check_house(st, h)
+            hs: HouseState = st.houses[h]
+            for key, value in vals.items():
+                if key not in ("power", "supply", "hand", "discards", "removed", "last-bid"):
+                    raise _fail(self.path, f"houses.{h}: unknown key '{key}'",
+                                "allowed: power supply hand discards removed last-bid")
+                setattr(hs, key.replace("-", "_"), value)
+            if "hand" in vals and "discards" not in vals:
+                hs.discards = []
+        for track, order in (p.get("tracks") or {}).items():
+            if track not in st.tracks:
+                raise _fail(self.path, f"unknown track '{track}'", "tracks: " + ", ".join(st.tracks))
+            if sorted(order) != sorted(st.tracks[track]):
+                raise _fail(self.path, f"tracks.{track} must list exactly the houses in play: "
+                            + ", ".join(sorted(st.tracks[track])))
+            st.tracks[track] = list(order)
+        if "units" in p:
+            if not p.get("keep-units", False):
+                st.units = {}
+            for area, text in (p.get("units") or {}).items():
+                self._check_area(base, area)
+                if text is None:
+                    st.units.pop(area, None)
+                    continue
+                army = parse_units(text, f"units.{area}", self.path)
+                self._check_house(st, army["house"])
+                for u in army["units"]:
+                    if u[0] not in rules.unit_kinds:
+                        raise _fail(self.path, f"units.{area}: unknown unit kind '{u[0]}'",
+                                    "kinds: " + ", ".join(rules.unit_kinds))
+                st.units[area] = army
+        if "orders" in p:
+            st.orders = {}
+            for area, text in (p.get("orders") or {}).items():
+                self._check_area(base, area)
+                house, _, order = str(text).partition(":")
+                order = order.strip()
+                if order not in rules.bundle["orders"]:
+                    raise _fail(self.path, f"orders.{area}: unknown order '{order}'",
+                                "orders: " + ", ".join(sorted(rules.bundle["orders"])))
+                st.orders[area] = {"house": house.strip(), "order": order}
+        for key, attr in (("power-tokens", "power_tokens"), ("neutral-forces", "neutral_forces"),
+                          ("loyalty", "loyalty"), ("improvements", "improvements")):
+            if key in p:
+                setattr(st, attr, dict(p[key] or {}))
+        if "garrisons" in p:
+            st.garrisons, st.garrison_owner = {}, {}
+            for area, strength in (p["garrisons"] or {}).items():
+                st.garrisons[area] = strength
+                st.garrison_owner[area] = base.board.area(area).home
+        if "blocked" in p:
+            st.blocked = list(p["blocked"] or [])
+        for deck, cards in (p.get("decks") or {}).items():
+            if deck not in st.decks:
+                raise _fail(self.path, f"unknown deck '{deck}'", "decks: " + ", ".join(st.decks))
+            rest = list(st.decks[deck])
+            for c in cards:
+                if c not in rest:
+                    raise _fail(self.path, f"decks.{deck}: '{c}' is not in deck {deck} (or listed too often)")
+                rest.remove(c)
+            st.decks[deck] = list(cards) + rest
+        if "wildling-deck" in p:
+            rest = [c for c in st.wildling_deck if c not in p["wildling-deck"]]
+            st.wildling_deck = list(p["wildling-deck"]) + rest
+        for key, attr in (("wildling-threat", "wildling_threat"), ("blade-used", "blade_used"),
+                          ("raven-used", "raven_used"), ("forbidden-orders", "forbidden_orders"),
+                          ("dragon-strength", "dragon_strength")):
+            if key in p:
+                setattr(st, attr, p[key])
+        return st
+
+    def _check_house(self, st: GameState, house: str) -> None:
+        if house not in st.houses:
+            raise _fail(self.path, f"'{house}' is not a house of setup {self.setup}",
+                        "houses: " + ", ".join(st.houses))
+
+    def _check_area(self, g: Game, area: str) -> None:
+        if area not in g.board:
+            from maester.dsl.diagnostics import hint_for
+
+            raise _fail(self.path, f"unknown area '{area}' on board {g.board.id}",
+                        hint_for(area, [a.id for a in g.board.areas], show_all=0))
+
+
+# ---- running --------------------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One line of the trace: an event, or a decision and its answer."""
+
+    event: dict | None = None
+    decision: Decision | None = None
+    answer: object = None
+    source: str = ""  # "script", "default", "first"
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    game: Game
+    steps: list[Step] = field(default_factory=list)
+    checks: list[tuple[bool, str]] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(ok for ok, _ in self.checks)
+
+
+def _answer_for(sc: Scenario, d: Decision, script: list):
+    if script:
+        entry = script[0]
+        if isinstance(entry, dict) and "answer" in entry:
+            if entry.get("kind") not in (None, d.kind) or entry.get("house") not in (None, d.house):
+                return None, "script-mismatch"
+            script.pop(0)
+            return entry["answer"], "script"
+        script.pop(0)
+        return entry, "script"
+    if d.kind in sc.defaults:
+        return sc.defaults[d.kind], "default"
+    if sc.otherwise == "first":
+        return d.options[0], "first"
+    if sc.otherwise == "stop":
+        return None, "stop"
+    return None, "missing"
+
+
+def run_scenario(rules: Rules, sc: Scenario) -> Result:
+    state = sc.build_state(rules)
+    game = Game(rules, sc.setup, seed=sc.seed, state=state,
+                options=Options(tides_of_battle=sc.tides, stop_after=sc.stop_after))
+    result = Result(sc, game)
+    script = list(sc.decisions)
+    seen = 0
+    while True:
+        result.steps.extend(Step(event=e) for e in game.events[seen:])
+        seen = len(game.events)
+        d = game.decision
+        if d is None:
+            break
+        answer, source = _answer_for(sc, d, script)
+        if source == "stop":
+            break
+        if source in ("missing", "script-mismatch"):
+            want = script[0] if script else None
+            result.error = (f"decision #{d.number} ({d.kind} for {d.house}: {d.prompt}) has no scripted answer"
+                            if source == "missing" else
+                            f"decision #{d.number} is {d.kind} for {d.house}, but the script expects {want}")
+            result.steps.append(Step(decision=d))
+            break
+        if isinstance(answer, list) and d.options and not isinstance(d.options[0], list):
+            answer = ":".join(str(a) for a in answer)
+        try:
+            game.answer(answer)
+        except IllegalDecision as e:
+            result.error = e.diagnostics.items[0].message + " — " + (e.diagnostics.items[0].hint or "")
+            result.steps.append(Step(decision=d, answer=answer, source=source))
+            break
+        result.steps.append(Step(decision=d, answer=answer, source=source))
+    if result.error is None and script:
+        result.error = f"{len(script)} scripted answer(s) were not used: {script[:3]}"
+    _check(result)
+    return result
+
+
+def _matches(event: dict, want: dict) -> bool:
+    for k, v in want.items():
+        if k == "text":
+            if str(v) not in event.get("text", ""):
+                return False
+        elif event.get(k) != v:
+            return False
+    return True
+
+
+def _get(data, path: str):
+    node = data
+    for part in path.split("."):
+        if isinstance(node, dict):
+            if part not in node:
+                return None
+            node = node[part]
+        elif isinstance(node, list):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _check(result: Result) -> None:
+    exp = result.scenario.expect
+    events = result.game.events
+    i = 0
+    for want in exp.get("events") or []:
+        j = next((k for k in range(i, len(events)) if _matches(events[k], want)), None)
+        if j is None:
+            result.checks.append((False, f"event {want} — not found (after event #{i})"))
+        else:
+            result.checks.append((True, f"event {want} — #{j} {events[j]['rule']} {events[j]['text']}"))
+            i = j + 1
+    for want in exp.get("absent") or []:
+        hit = next((e for e in events if _matches(e, want)), None)
+        result.checks.append((hit is None, f"no event {want}" + (f" — but #{hit['n']} {hit['text']}" if hit else "")))
+    state = result.game.state.to_json()
+    for path, want in (exp.get("state") or {}).items():
+        got = _get(state, path)
+        if path.startswith("units.") and isinstance(want, str | type(None)):
+            got_text = format_units(got)
+            want_text = format_units(parse_units(want, path, result.scenario.path)) if want else None
+            result.checks.append((got_text == want_text, f"{path} = {want_text!r}" +
+                                  ("" if got_text == want_text else f" — got {got_text!r}")))
+            continue
+        ok = got == want
+        result.checks.append((ok, f"{path} = {json.dumps(want)}" + ("" if ok else f" — got {json.dumps(got)}")))
+    if "winner" in exp:
+        got = result.game.state.winner
+        result.checks.append((got == exp["winner"], f"winner = {exp['winner']}" +
+                              ("" if got == exp["winner"] else f" — got {got}")))
+
+
+# ---- printing -------------------------------------------------------------------------------------
+
+def explain_lines(result: Result) -> list[str]:
+    sc = result.scenario
+    st = result.game.state
+    lines = [f"scenario {sc.path}: {sc.name}" + (f"  [{', '.join(sc.rules)}]" if sc.rules else "")]
+    if sc.description:
+        lines.append(f"  {sc.description}")
+    lines.append(f"position: setup {sc.setup}, seed {sc.seed}, round {sc.position.get('round', 1)}, "
+                 f"{sc.position.get('phase', 'action')} phase" + (f", stop after {sc.stop_after}" if sc.stop_after
+                                                                else ""))
+    for step in result.steps:
+        if step.event is not None:
+            e = step.event
+            lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}")
+        elif step.decision is not None:
+            d = step.decision
+            how = {"script": "", "default": " (default)", "first": " (first option)"}.get(step.source, "")
+            answer = "—" if step.answer is None else step.answer
+            lines.append(f"      decision #{d.number} {d.house} {d.kind} [{d.rule}]: {answer}{how} "
+                         f"({len(d.options)} legal)")
+    if result.error:
+        lines.append(f"error: {result.error}")
+    lines.append("expectations:")
+    for ok, text in result.checks:
+        lines.append(f"  {'✓' if ok else '✗'} {text}")
+    lines.append(f"{'PASS' if result.ok else 'FAIL'} — final state {st.hash()}")
+    return lines
