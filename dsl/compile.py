@@ -7,6 +7,8 @@ raises `CompileError` when there are errors, so no half-built bundle ever leaves
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -478,8 +480,13 @@ def compile_sources(sources: list[Source], diags: Diagnostics | None = None) -> 
     return bundle
 
 
-def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics | None = None) -> dict:
-    """Compile content files/folders (default: the bundled content) into a validated bundle."""
+def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics | None = None,
+                  cache: bool = True) -> dict:
+    """Compile content files/folders (default: the bundled content) into a validated bundle.
+
+    A bundle that compiled cleanly is cached (keyed by the sources and the compiler itself), so
+    running the same content again skips parsing and schema validation. MAESTER_NO_CACHE=1 disables it.
+    """
     diags = diags if diags is not None else Diagnostics()
     paths = list(paths) if paths else [default_content_dir()]
     sources = read_sources(paths, diags)
@@ -488,4 +495,32 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     if not sources:
         diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")
         raise CompileError(diags)
-    return compile_sources(sources, diags)
+    cached = _cache_path(sources) if cache and not os.environ.get("MAESTER_NO_CACHE") else None
+    if cached is not None and cached.exists():
+        try:
+            return json.loads(cached.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass  # a damaged cache entry: compile again
+    bundle = compile_sources(sources, diags)
+    if cached is not None and not diags.warnings:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(".tmp")
+            tmp.write_text(json.dumps(bundle), encoding="utf-8")
+            tmp.replace(cached)
+        except OSError:
+            pass  # caching is an optimisation only
+    return bundle
+
+
+def _cache_path(sources: list[Source]) -> Path | None:
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for f in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
+        digest.update(f.read_bytes())
+    for name in ("bundle.schema.json", "effect.schema.json"):
+        digest.update(resources.files("maester.schemas").joinpath(name).read_bytes())
+    for s in sources:
+        digest.update(s.label.encode() + b"\0" + s.text.encode() + b"\0")
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "maester" / f"bundle-{digest.hexdigest()[:24]}.json"

@@ -375,6 +375,11 @@ def _retreat(g: Game, c: Combat) -> Proc:
                        area=c.area, kind=u[0])
                 continue
             kept.append(u)
+        while kept and not g.fits_supply(loser, {c.origin: len(kept)}):  # R21.3.6
+            kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
+                                       sorted({u[0] for u in kept}), "R21.3.6")
+            kept.remove(next(u for u in kept if u[0] == kind))
+            g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
         for u in kept:
             st.add_unit(c.origin, loser, u[0], routed=True)
         if kept:

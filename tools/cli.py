@@ -340,6 +340,60 @@ def explain(
         raise typer.Exit(1)
 
 
+CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
+
+
+@app.command()
+@friendly
+def card(
+    name: Annotated[str, typer.Argument(help="A card id or name (house, vassal, Westeros, wildling card or loan).")],
+    compiled: Annotated[bool, typer.Option("--json/--no-json", help="Also print the compiled form.")] = True,
+) -> None:
+    """Show a card: its English text generated from its effect, its DSL source and its compiled form."""
+    from maester.dsl.english import English
+
+    bundle = compile_paths(None)
+    key = name.lower().strip()
+    found = [(sec, cid) for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()
+             if key in (cid, (rec.get("name") or "").lower())]
+    if not found:
+        from maester.dsl.diagnostics import hint_for
+
+        every = [cid for sec in CARD_SECTIONS for cid in bundle[sec]]
+        diags = Diagnostics()
+        diags.error("unknown-card", f"no card '{name}'", None, hint_for(key, every, show_all=0))
+        raise MaesterError(diags)
+    english = English(bundle)
+    for section, cid in found:
+        rec = bundle[section][cid]
+        out.rule(f"{rec['name']} ({cid})")
+        out.print(english.card(section, rec), markup=False, highlight=False)
+        out.print()
+        out.print(f"[dim]source: {rec['source']}[/dim]")
+        out.print(_source_text(rec["source"]), markup=False, highlight=False)
+        if compiled:
+            out.print_json(json.dumps({k: v for k, v in rec.items() if k != "source"}))
+
+
+def _source_text(where: str) -> str:
+    """The declaration's text from the content file (`file:line:col`, up to its closing brace)."""
+    from maester.dsl.compile import default_content_dir
+
+    file, line, _ = where.rsplit(":", 2)
+    path = default_content_dir().parent / file
+    if not path.exists():
+        return "(source file not available)"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = int(line) - 1
+    depth, out_lines = 0, []
+    for text in lines[start:]:
+        out_lines.append(text)
+        depth += text.count("{") - text.count("}")
+        if depth <= 0 and "{" in "".join(out_lines):
+            break
+    return "\n".join(out_lines)
+
+
 @app.command()
 def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
                                                 "from the primitive registry.")] = False,
