@@ -473,6 +473,29 @@ class Game:
     def blade_user(self, holder: str) -> str:
         return holder
 
+    def blade_sides(self, holder: str) -> set[str]:
+        """The combatants for whom the blade holder may use the blade."""
+        return {holder}
+
+    def adjust_bids(self, track: str, bids: dict[str, int]):
+        return bids
+        yield  # pragma: no cover
+
+    def muster_areas(self, house: str) -> list[str] | None:
+        """Where a Westeros card lets a house muster (None: every castle area it controls)."""
+        return None
+
+    def before_orders(self):
+        return
+        yield  # pragma: no cover
+
+    def vassal_orders(self):
+        return
+        yield  # pragma: no cover
+
+    def raven_may_swap(self, area: str) -> bool:
+        return True
+
     # ---- Mother of Dragons hooks (vassals, loyalty, dragons); base game: no-ops ---------------------------
     def is_vassal(self, house: str) -> bool:
         return False

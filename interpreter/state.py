@@ -53,6 +53,15 @@ class GameState:
     loyalty: dict[str, int] = field(default_factory=dict)  # area -> loyalty tokens there
     improvements: dict[str, list[str]] = field(default_factory=dict)  # area -> improvements/degradations
     dragon_strength: int = 0
+    dragon_tokens: list[int] = field(default_factory=list)  # rounds still holding a dragon strength token
+    vassals: list[str] = field(default_factory=list)
+    commanders: dict[str, str] = field(default_factory=dict)  # vassal -> commander this round
+    loyalty_points: dict[str, int] = field(default_factory=dict)  # loyalty tokens gained, per house
+    lost_homes: list[str] = field(default_factory=list)  # home areas whose garrison may come back
+    bank: list[str | None] = field(default_factory=list)  # Iron Bank slots, oldest (cheapest) first
+    loan_deck: list[str] = field(default_factory=list)
+    loans: dict[str, list[str]] = field(default_factory=dict)  # house -> loans taken
+    discount_holder: str | None = None
     winner: str | None = None
     end_reason: str | None = None
 
