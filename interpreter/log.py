@@ -11,6 +11,7 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
 from .decisions import IllegalDecision
 from .game import Game, Options
+from .mod import ModOptions, new_game
 from .rules import Rules
 
 LOG_FORMAT = "maester-game-log"
@@ -24,7 +25,8 @@ def game_log(game: Game, agents: str = "") -> dict:
         "bundle_format": game.rules.bundle["format_version"],
         "setup": game.state.setup,
         "seed": game.state.seed,
-        "options": {"tides_of_battle": game.options.tides_of_battle},
+        "options": {"tides_of_battle": game.options.tides_of_battle,
+                    "player_houses": getattr(game.options, "player_houses", None)},
         "agents": agents,
         "answers": game.answers,
         "events": game.events,
@@ -56,7 +58,7 @@ def read_log(path: Path) -> dict:
 def replay_log(rules: Rules, data: dict) -> tuple[Game, Diagnostics | None]:
     """Rerun a logged game; returns the game and, if it differs from the log, what differs."""
     diags = Diagnostics()
-    game = Game(rules, data["setup"], seed=data["seed"], options=Options(**data.get("options", {})))
+    game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})))
     for i, answer in enumerate(data["answers"]):
         try:
             game.answer(answer)

@@ -17,12 +17,13 @@ import yaml
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
 from .decisions import Decision, IllegalDecision
-from .game import Game, Options
+from .game import Game
+from .mod import ModOptions, new_game
 from .rules import Rules
 from .state import GameState, HouseState
 
 SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
-                 "otherwise", "stop-after", "expect", "tides-of-battle"}
+                 "otherwise", "stop-after", "expect", "tides-of-battle", "players"}
 POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "orders", "power-tokens",
                  "garrisons", "neutral-forces", "blocked", "decks", "wildling-deck", "wildling-threat",
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength"}
@@ -82,6 +83,7 @@ class Scenario:
     expect: dict
     tides: bool = False
     description: str = ""
+    players: list[str] | None = None  # Mother of Dragons: the player houses (the others are vassals)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
@@ -115,11 +117,13 @@ class Scenario:
         return cls(label, data.get("name", Path(path).stem), list(data.get("rules", [])),
                    data.get("setup", "base-6p"), int(data.get("seed", 1)), pos, list(data.get("decisions") or []),
                    dict(data.get("defaults") or {}), data.get("otherwise", "fail"), data.get("stop-after"),
-                   exp, bool(data.get("tides-of-battle", False)), data.get("description", ""))
+                   exp, bool(data.get("tides-of-battle", False)), data.get("description", ""),
+                   data.get("players"))
 
     # ---- the position
     def build_state(self, rules: Rules) -> GameState:
-        base = Game(rules, self.setup, seed=self.seed, options=Options(tides_of_battle=self.tides), start=False)
+        base = new_game(rules, self.setup, seed=self.seed,
+                        options=ModOptions(tides_of_battle=self.tides, player_houses=self.players), start=False)
         base._setup()
         st = base.state
         p = self.position
@@ -256,8 +260,8 @@ def _answer_for(sc: Scenario, d: Decision, script: list):
 
 def run_scenario(rules: Rules, sc: Scenario) -> Result:
     state = sc.build_state(rules)
-    game = Game(rules, sc.setup, seed=sc.seed, state=state,
-                options=Options(tides_of_battle=sc.tides, stop_after=sc.stop_after))
+    game = new_game(rules, sc.setup, seed=sc.seed, state=state,
+                    options=ModOptions(tides_of_battle=sc.tides, stop_after=sc.stop_after, player_houses=sc.players))
     result = Result(sc, game)
     script = list(sc.decisions)
     seen = 0
@@ -267,7 +271,10 @@ def run_scenario(rules: Rules, sc: Scenario) -> Result:
         d = game.decision
         if d is None:
             break
+        entry = script[0] if script and isinstance(script[0], dict) else None
         answer, source = _answer_for(sc, d, script)
+        if source == "script" and entry is not None:
+            _check_options(result, d, entry)
         if source == "stop":
             break
         if source in ("missing", "script-mismatch"):
@@ -290,6 +297,22 @@ def run_scenario(rules: Rules, sc: Scenario) -> Result:
         result.error = f"{len(script)} scripted answer(s) were not used: {script[:3]}"
     _check(result)
     return result
+
+
+def _check_options(result: Result, d: Decision, entry: dict) -> None:
+    """A scripted mapping may also list answers that must (`legal`) or must not (`illegal`) be offered."""
+    for want in entry.get("legal") or []:
+        result.checks.append((want in d.options, f"decision #{d.number} ({d.kind}) offers {want!r}"))
+    for want in entry.get("illegal") or []:
+        result.checks.append((want not in d.options, f"decision #{d.number} ({d.kind}) does not offer {want!r}"))
+
+
+def _derived(game: Game, path: str):
+    """`control.AREA` (the controlling house, R23) and `castles.HOUSE` (victory points, R23.7)."""
+    what, _, key = path.partition(".")
+    if what == "control":
+        return game.controller(key)
+    return game.victory_points(key)
 
 
 def _matches(event: dict, want: dict) -> bool:
@@ -332,7 +355,7 @@ def _check(result: Result) -> None:
         result.checks.append((hit is None, f"no event {want}" + (f" — but #{hit['n']} {hit['text']}" if hit else "")))
     state = result.game.state.to_json()
     for path, want in (exp.get("state") or {}).items():
-        got = _get(state, path)
+        got = _derived(result.game, path) if path.split(".")[0] in ("control", "castles") else _get(state, path)
         if path.startswith("units.") and isinstance(want, str | type(None)):
             got_text = format_units(got)
             want_text = format_units(parse_units(want, path, result.scenario.path)) if want else None

@@ -101,7 +101,7 @@ def test_version():
 
 def test_play_writes_a_log_that_replays(tmp_path):
     log = tmp_path / "game.json"
-    r = run("play", "--players", "3", "--seed", "5", "--agents", "random", "--quiet", "--log", str(log))
+    r = run("play", "--base", "--players", "3", "--seed", "5", "--agents", "random", "--quiet", "--log", str(log))
     assert r.exit_code == 0, r.output
     assert "wins" in r.output
     data = json.loads(log.read_text())
@@ -123,3 +123,12 @@ def test_replay_detects_a_tampered_log(tmp_path):
 def test_play_rejects_unknown_agents():
     r = run("play", "-p", "3", "--agents", "stark=genius")
     assert r.exit_code == 1 and "unknown agent kind 'genius'" in r.output
+
+
+def test_play_runs_mother_of_dragons_by_default(tmp_path):
+    log = tmp_path / "mod.json"
+    r = run("play", "--seed", "3", "--agents", "random", "--quiet", "--log", str(log))
+    assert r.exit_code == 0, r.output
+    data = json.loads(log.read_text())
+    assert data["setup"] == "mod-8p"
+    assert run("replay", str(log)).exit_code == 0

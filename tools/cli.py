@@ -43,9 +43,9 @@ def _report(diags: Diagnostics) -> None:
     for d in diags:
         style = "bold red" if d.severity == "error" else "yellow"
         lines = d.format().splitlines()
-        err.print(lines[0], style=style, markup=False)
+        err.print(lines[0], style=style, markup=False, soft_wrap=True)
         for line in lines[1:]:
-            err.print(line, markup=False)
+            err.print(line, markup=False, soft_wrap=True)
 
 
 def friendly(fn: Callable) -> Callable:
@@ -223,14 +223,29 @@ def _agents(spec: str, houses, seed: int) -> dict:
     return {h: kinds[per.get(h, default)](seed * 1009 + i) for i, h in enumerate(sorted(houses))}
 
 
-def _setup_id(players: int, setup: str | None) -> str:
-    return setup or f"base-{players}p"
+def _setup_id(players: int, setup: str | None, base: bool, targaryen: bool) -> str:
+    """The setup for a player count: Mother of Dragons unless --base (R31.1: Targaryen only with 4+)."""
+    if setup:
+        return setup
+    if base:
+        return f"base-{players}p"
+    if players == 8:
+        return "mod-8p"
+    if players == 3:
+        return "mod-3p"
+    return f"mod-{players}p-{'with' if targaryen else 'without'}-targaryen"
 
 
 @app.command()
 @friendly
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Number of players.")] = 6,
+    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Number of players.")] = 8,
+    base: Annotated[bool, typer.Option("--base", help="The base game (3-6 players) instead of Mother of "
+                                       "Dragons.")] = False,
+    targaryen: Annotated[bool, typer.Option("--targaryen/--no-targaryen", help="Mother of Dragons with 4-7 "
+                                            "players: is House Targaryen played?")] = True,
+    houses: Annotated[str | None, typer.Option("--houses", help="Mother of Dragons: the player houses, "
+                                               "comma-separated (default: drawn by the seed).")] = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
     agents: AgentsOpt = "heuristic",
@@ -239,12 +254,14 @@ def play(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
 ) -> None:
     """Play a full game with agents on the bundled content and print a summary."""
-    from maester.interpreter.game import Game, Options
     from maester.interpreter.log import game_log, write_log
+    from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.rules import Rules
 
     rules = Rules.default()
-    game = Game(rules, _setup_id(players, setup), seed=seed, options=Options(tides_of_battle=tides))
+    chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
+    setup_id = _setup_id(players, setup, base, targaryen)
+    game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
     crew = _agents(agents, list(game.state.houses), seed)
     shown = 0
     while game.decision is not None:
@@ -274,7 +291,7 @@ def summary_view(game) -> Table:
     s = game.summary()
     table = Table(title=f"{s['winner']} wins — {s['reason']} (round {s['rounds']}, seed {game.state.seed})")
     table.add_column("House", style="bold")
-    table.add_column("Castles", justify="right")
+    table.add_column("Victory points", justify="right")
     table.add_column("Land areas", justify="right")
     table.add_column("Supply", justify="right")
     table.add_column("Power", justify="right")
@@ -282,7 +299,8 @@ def summary_view(game) -> Table:
     from maester.interpreter import control
 
     for h in game.turn_order:
-        table.add_row(h, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
+        name = f"{h} (vassal)" if game.is_vassal(h) else h
+        table.add_row(name, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
                       str(game.state.houses[h].supply), str(game.state.houses[h].power),
                       str(game.state.position(h, game.turn_track)))
     counts: dict[str, int] = {}
