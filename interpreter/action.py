@@ -21,7 +21,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
         acted = False
         for house in g.turn_order:
             areas = sorted(a for a, o in g.state.orders.items() if o["house"] == house
-                           and g.order_type(o["order"]) == order_type and g.resolves_now(o["order"], order_type))
+                           and g.resolves_in_step(o, order_type))
             if not areas:
                 continue
             area = yield from g.choose(g.actor(house), f"resolve-{order_type}",
@@ -59,6 +59,14 @@ def raid_targets(g: Game, house: str, area: str) -> list[str]:
 
 
 def resolve_raid(g: Game, house: str, area: str) -> Proc:
+    if g.order_type(g.state.orders[area]["order"]) == "raid-or-support":  # R34.4: raid now, or support later
+        use = yield from g.choose(g.actor(house), "raid-or-support", f"{g.actor(house)}: use {house}'s token in "
+                                  f"{area} as a raid or keep it as a support?", ["raid", "support"], "R34.4",
+                                  area=area)
+        if use == "support":
+            g.state.orders[area]["kept"] = True
+            g.emit("keep-support", "R34.4", f"{house}'s raid/support token in {area} stays as a support", area=area)
+            return
     targets = raid_targets(g, house, area)
     raid = g.state.orders.pop(area)
     pick = yield from g.choose(g.actor(house), "raid", f"{house}: raid from {area} into?", [NONE, *targets],
@@ -163,6 +171,9 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
             st.houses[house].power -= 1
             st.power_tokens[origin] = house
             g.emit("power-token", "R23.2.1", f"{house} leaves a power token in {origin}", house=house, area=origin)
+    elif emptied and a.is_land and g.is_vassal(house) and a.home != house and origin not in st.power_tokens:
+        st.power_tokens[origin] = house  # a vassal always marks the land it leaves (R35.9)
+        g.emit("power-token", "R35.9", f"{house} (vassal) leaves a power token in {origin}", house=house, area=origin)
     # peaceful moves happen with the attack (R16.4.2); the attackers wait off the board
     attacking: list[list] = []
     for kind, dest in moves:
@@ -254,6 +265,14 @@ def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
     g.gain_power(house, amount, "R18.2", f"consolidate power in {area}")
 
 
+def _resolve_consolidate_step(g: Game, house: str, area: str) -> Proc:
+    """Consolidate power orders, and orders that resolve at that time (Iron Bank, vassal muster: R18.4)."""
+    if g.order_type(g.state.orders[area]["order"]) == "consolidate-power":
+        yield from resolve_consolidate(g, house, area)
+    else:
+        yield from g.resolve_other_order(house, area)
+
+
 def resolve_special_order(g: Game, house: str, area: str) -> Proc:
     """Orders resolved in the consolidate power step that are not consolidate power (MoD)."""
     yield from g.resolve_other_order(house, area)
@@ -266,7 +285,7 @@ def action_phase(g: Game) -> Proc:
     g.emit("phase", "R15", f"round {st.round}: Action Phase")
     yield from _cycle(g, "raid", resolve_raid)
     yield from _cycle(g, "march", resolve_march)
-    yield from _cycle(g, "consolidate-power", resolve_consolidate)
+    yield from _cycle(g, "consolidate-power", _resolve_consolidate_step)
     # clean up (R18.5)
     st.orders = {}
     for army in st.units.values():

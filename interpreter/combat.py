@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .effects import Scope, parse_unit, run_ability, unit_ref
+from .effects import Scope, ev, parse_unit, run_ability, unit_ref
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -181,10 +181,29 @@ class Combat:
         g.emit("reveal", rule, f"{house} reveals {pick}", house=house, card=pick)
 
     # ---- board changes during combat
+    def is_protected(self, g: Game, house: str) -> bool:
+        """Whether a house loses no units as casualties. `prevent-casualties` is a standing protection
+        for the whole combat (registry): it holds as soon as the card that grants it is revealed (and
+        not cancelled), before its own timing window is reached."""
+        if house in self.protected:
+            return True
+        for owner in self.sides():
+            card = self.cards.get(owner)
+            if card is None:
+                continue
+            for ability in g.rules.card(card)["abilities"]:
+                sc = _scope(self, owner, card, ability["trigger"])
+                if "if" in ability and not ev(g, ability["if"], sc):
+                    continue
+                if any(ev(g, st["args"]["house"], sc) == house for st in _statements(g, ability["body"], sc)
+                       if st.get("do") == "prevent-casualties"):
+                    return True
+        return False
+
     def destroy(self, g: Game, ref: str, rule: str, why: str) -> None:
         area, idx = parse_unit(ref)
         owner = self.attacker if area == ATTACK else g.state.house_in(area)
-        if owner in self.protected:
+        if self.is_protected(g, owner):
             g.emit("protected", rule, f"{owner} loses no units in this combat", house=owner)
             return
         if area == ATTACK:
@@ -201,6 +220,24 @@ class Combat:
 
 # ---- the procedure --------------------------------------------------------------------------------
 
+def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
+    """The names a combat ability sees (the `combat` context of the registry)."""
+    sc = Scope(owner=house, combat=c, card=card, rule=f"{_WINDOW_RULES[window]} {card}")
+    sc.vars.update(you=house, opponent=c.opponent(house), **{"embattled-area": c.area, "this-card": card,
+                   "your-card": card, "opponent-card": c.cards.get(c.opponent(house)),
+                   "attacker": c.attacker, "defender": c.defender, "march-origin": c.origin})
+    return sc
+
+
+def _statements(g: Game, block: list, sc: Scope):
+    """The effect statements a block would run now: `if` branches followed as their conditions stand."""
+    for st in block:
+        if "do" in st:
+            yield st
+        elif "if" in st:
+            yield from _statements(g, st["then"] if ev(g, st["if"], sc) else st.get("else", []), sc)
+
+
 def _abilities(g: Game, c: Combat, window: str) -> Proc:
     """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6)."""
     for house in sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track)):
@@ -211,11 +248,7 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
             if ability["trigger"] != window or (card, i) in c.fired:
                 continue
             c.fired.add((card, i))
-            sc = Scope(owner=house, combat=c, card=card, rule=f"{_WINDOW_RULES[window]} {card}")
-            sc.vars.update(you=house, opponent=c.opponent(house), **{"embattled-area": c.area, "this-card": card,
-                           "your-card": card, "opponent-card": c.cards.get(c.opponent(house)),
-                           "attacker": c.attacker, "defender": c.defender, "march-origin": c.origin})
-            yield from run_ability(g, ability, sc)
+            yield from run_ability(g, ability, _scope(c, house, card, window))
 
 
 _WINDOW_RULES = {
@@ -282,12 +315,13 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
         yield from _abilities(g, c, window)
     # Valyrian Steel Blade (R20.4)
     blade_holder = g.holder(g.token_of_track(g.blade_track))
-    if not st.blade_used and g.blade_user(blade_holder) in c.sides():
+    blade_side = next((h for h in c.sides() if h in g.blade_sides(blade_holder)), None)
+    if not st.blade_used and blade_side is not None:
         use = yield g.ask(blade_holder, "blade", f"{blade_holder}: use the Valyrian Steel Blade (+1)?",
                           ["yes", "no"], "R20.4", area=c.area)
         if use == "yes":
             st.blade_used = True
-            c.blade_used_by = g.blade_user(blade_holder)
+            c.blade_used_by = blade_side
             g.emit("blade", "R20.4", f"{blade_holder} uses the Valyrian Steel Blade", house=blade_holder)
     yield from _abilities(g, c, "combat-strength")
     c.final = {h: c.total(g, h) for h in c.sides()}
@@ -317,7 +351,7 @@ def _casualties(g: Game, c: Combat) -> Proc:
     n = c.icons(g, c.winner, "swords") - c.icons(g, c.loser, "fortifications")
     if n <= 0:
         return
-    if c.loser in c.protected:
+    if c.is_protected(g, c.loser):
         g.emit("protected", "R21.2", f"{c.loser} loses no units as casualties", house=c.loser)
         return
     for _ in range(n):

@@ -249,18 +249,33 @@ def _destroy_units(g, sc, a, st):
             areas = [area]
 
 
+def _marching(sc: Scope, house: str, kind: str | None = None) -> list[list]:
+    """A combat's attacking units of a house: off the board while the combat lasts."""
+    c = sc.combat
+    if c is None or c.attacker != house:
+        return []
+    return [u for u in c.attacking if kind is None or u[0] == kind]
+
+
 @handler("replace-unit")
 def _replace_unit(g, sc, a, st):
     area, idx = parse_unit(a["unit"])
-    army = g.state.units.get(area)
-    if army is None or idx >= len(army["units"]):
+    if sc.combat is not None and area == "@attack":  # an attacking unit (combat.ATTACK)
+        house = sc.combat.attacker
+        units = sc.combat.attacking
+        where = f"attacking {sc.combat.area}"
+    else:
+        army = g.state.units.get(area)
+        if army is None:
+            return _nothing()
+        house, units, where = army["house"], army["units"], f"in {area}"
+    if idx >= len(units):
         return _nothing()
-    house = army["house"]
-    if g.available_units(house, a["kind"]) <= 0:
+    if g.available_units(house, a["kind"]) - len(_marching(sc, house, a["kind"])) <= 0:
         return _nothing()
-    old = army["units"][idx][0]
-    army["units"][idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
-    g.emit("replace", sc.rule, f"{house} {old} in {area} becomes a {a['kind']}", house=house, area=area)
+    old = units[idx][0]
+    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
+    g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
     return _nothing()
 
 

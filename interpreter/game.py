@@ -303,9 +303,18 @@ class Game:
     def is_support(self, order_id: str) -> bool:
         return self.order_type(order_id) in ("support", "raid-or-support")
 
-    def resolves_now(self, order_id: str, step: str) -> bool:
-        """Orders resolved in a step: by type, except those marked to resolve with consolidate power."""
-        return True
+    def support_value(self, order_id: str) -> int:
+        rec = self.rules.order(order_id)
+        return (rec.get("support_value") if rec["type"] == "raid-or-support" else rec.get("value")) or 0
+
+    def resolves_in_step(self, order: dict, step: str) -> bool:
+        """Does this placed order resolve in the Action Phase step `step` (raid, march, consolidate-power)?"""
+        rec = self.rules.order(order["order"])
+        if rec.get("resolves_at") == "consolidate-power":
+            return step == "consolidate-power"  # Iron Bank and muster orders (R18.4)
+        if rec["type"] == "raid-or-support":
+            return step == "raid" and not order.get("kept")  # R34.4
+        return rec["type"] == step
 
     def order_value(self, area: str) -> int:
         order = self.state.orders.get(area)
@@ -351,6 +360,7 @@ class Game:
         return house
 
     def resolve_other_order(self, house: str, area: str):
+        self.state.orders.pop(area, None)  # nothing in the base game resolves this way
         return
         yield  # pragma: no cover
 

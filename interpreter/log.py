@@ -10,7 +10,7 @@ from pathlib import Path
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
 from .decisions import IllegalDecision
-from .game import Game, Options
+from .game import Game
 from .mod import ModOptions, new_game
 from .rules import Rules
 

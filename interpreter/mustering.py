@@ -15,9 +15,7 @@ DONE = "done"
 def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
     """Every house moves its supply token to its barrels (max 6), then reconciles in turn order."""
     top = g.rules.max_supply(g.state.game)
-    for house in g.turn_order:
-        if g.is_vassal(house):
-            continue
+    for house in g.turn_order:  # vassals adjust too (R35.12)
         hs = g.state.houses[house]
         new = min(top, g.barrel_count(house))
         if new != hs.supply:
@@ -104,6 +102,8 @@ def ship_areas(g: Game, house: str, area: str) -> list[str]:
 
 def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Proc:
     """Muster in the given areas (default: every castle/stronghold area the house controls)."""
+    if areas is None:
+        areas = g.muster_areas(house)
     if areas is None:
         areas = [a for a in control.controlled_areas(g.state, g.board, house) if mustering_points(g, a) > 0]
     kinds = g.rules.unit_kinds

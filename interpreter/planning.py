@@ -61,6 +61,8 @@ def assign_orders(g: Game) -> Proc:
     """Every house puts one order in each area holding its units while it has a legal token (R13.2)."""
     st = g.state
     for house in g.turn_order:
+        if g.is_vassal(house):
+            continue  # vassal orders come after the houses' own (R34.1)
         for area in st.areas_of(house):
             options = legal_tokens(g, house, area)
             if not options:
@@ -69,6 +71,7 @@ def assign_orders(g: Game) -> Proc:
             token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
                                         area=area)
             st.orders[area] = {"house": house, "order": token}
+    yield from g.vassal_orders()
     placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}
     g.emit("reveal-orders", "R13.4", f"orders revealed ({len(placed)})", orders=placed)
 
@@ -122,6 +125,7 @@ def remove_unresolvable(g: Game) -> None:
 
 def planning_phase(g: Game) -> Proc:
     g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
+    yield from g.before_orders()  # Mother of Dragons: commanders choose their vassals (R33)
     yield from assign_orders(g)
     yield from messenger_raven(g)
     remove_unresolvable(g)

@@ -99,6 +99,7 @@ def influence_bidding(g: Game) -> Proc:
         bidders = [h for h in g.turn_order if h in g.state.tracks[track] and not g.is_vassal(h)]
         bids = yield from _bids(g, bidders, "influence-bid", f"bid for the {track} track", "R10.2")
         bids.update(g.fixed_bids(track))
+        bids = yield from g.adjust_bids(track, bids)
         decider = g.holder(g.token_of_track(g.turn_track))
         order = yield from _rank(g, bids, decider, "R10.4", f"on the {track} track")
         g.set_track(track, order, "R10.3")
