@@ -748,6 +748,9 @@ def _degrade(g, sc, a, st):
 
 @handler("advance-dragon-strength")
 def _advance_dragons(g, sc, a, st):
+    # "any one token still on the round track" (R39.3): the furthest, so no earlier round loses its token
+    if g.state.dragon_tokens:
+        g.state.dragon_tokens.remove(max(g.state.dragon_tokens))
     g.state.dragon_strength += 1
     g.emit("dragons", sc.rule, f"dragon strength is now {g.state.dragon_strength}")
     return _nothing()

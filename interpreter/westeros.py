@@ -105,6 +105,17 @@ def influence_bidding(g: Game) -> Proc:
         g.set_track(track, order, "R10.3")
 
 
+def _pick_bidder(g: Game, bids: dict[str, int], highest: bool, decider: str) -> Proc:
+    """The highest or the lowest bidder; the Iron Throne holder decides a tie for that place (R11.6.4)."""
+    best = max(bids.values()) if highest else min(bids.values())
+    tied = [h for h in g.turn_order if h in bids and bids[h] == best]
+    which = "highest" if highest else "lowest"
+    pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {best}) is the "
+                               f"{which} bidder?", tied, "R11.6.4", tied=tied, which=which)
+    g.emit("bidder", "R11.6.4", f"{pick} is the {which} bidder", house=pick, which=which)
+    return pick
+
+
 def wildling_attack(g: Game, strength: int | None = None, excluded: str | None = None) -> Proc:
     """A wildling attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
     st = g.state
@@ -117,26 +128,24 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
     card = st.wildling_deck.pop(0)
     rec = g.rules.wildling_card(card)
     decider = g.holder(g.token_of_track(g.turn_track))
-    ranking: list[str] = []
-    if bidders:
-        ranking = yield from _rank(g, bids, decider, "R11.6.4", "against the wildlings")
     sc = Scope(card=card, rule=f"R11.6 {card}", extra={"bids": bids})
     sc.vars["wildling-strength"] = strength
     if total >= strength:
         g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: {rec['name']}",
                card=card)
-        if ranking:
-            sc.vars.update({"highest-bidder": ranking[0], "lowest-bidder": ranking[-1], "everyone-else": []})
-            sc.owner = ranking[0]
+        if bidders:
+            highest = yield from _pick_bidder(g, bids, True, decider)
+            sc.vars.update({"highest-bidder": highest, "everyone-else": []})
+            sc.owner = highest
             yield from run(g, rec["night_watch_victory"], sc)
         if on_track:
             st.wildling_threat = g.game_rec["wildling_track"][0]
     else:
         g.emit("wildlings-win", "R11.5", f"the wildlings win ({total} against {strength}); card: {rec['name']}",
                card=card)
-        if ranking:
-            lowest = ranking[-1]
-            sc.vars.update({"lowest-bidder": lowest, "highest-bidder": ranking[0],
+        if bidders:
+            lowest = yield from _pick_bidder(g, bids, False, decider)
+            sc.vars.update({"lowest-bidder": lowest,
                             "everyone-else": [h for h in g.turn_order if h in bidders and h != lowest]})
             sc.owner = lowest
             yield from run(g, rec["lowest_bidder"], sc)
@@ -145,6 +154,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
             track = g.game_rec["wildling_track"]
             st.wildling_threat = max(track[0], st.wildling_threat - 2 * (track[1] - track[0]))
     st.wildling_deck.append(card)
+    g.emit("wildling-card", "R11.6.5", f"{rec['name']} goes to the bottom of the wildling deck", card=card)
     g.emit("wildlings", "R11.8", f"the wildling threat is now {st.wildling_threat}", threat=st.wildling_threat)
     g.check_victory()
 

@@ -1,0 +1,108 @@
+"""Mother of Dragons: the Iron Bank of Braavos (R40, R41) and the orders resolved with consolidate power.
+
+A mixin of `ModGame`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Proc
+
+from .effects import Scope, run
+
+
+class IronBankRules:
+    def shift_bank(self) -> None:
+        """Loans slide one slot toward the cheap end; a new loan is revealed (R40.3)."""
+        st = self.state
+        if not st.bank:
+            return
+        if st.bank[0] is not None:
+            st.loan_deck.append(st.bank[0])
+        st.bank = st.bank[1:] + [st.loan_deck.pop(0) if st.loan_deck else None]
+        self.emit("iron-bank", "R40.3", "the Iron Bank shifts: " + ", ".join(str(x) for x in st.bank),
+                  bank=list(st.bank))
+
+    def _interest(self) -> Proc:
+        """Each loan costs 1 power at the start of the Westeros Phase; unpaid power costs units (R40.6)."""
+        for house in self.turn_order:
+            owed = len(self.state.loans.get(house, []))
+            if not owed:
+                continue
+            paid = self.discard_power(house, owed, "R40.6.1", "loan interest")
+            for _ in range(owed - paid):
+                chooser = self.holder(self.token_of_track(self.blade_track))
+                if chooser == house:
+                    others = [h for h in self.state.tracks[self.blade_track] if h != house and not self.is_vassal(h)]
+                    chooser = others[0] if others else house
+                options = sorted({f"{a}:{u[0]}" for a in self.state.areas_of(house)
+                                  for u in self.state.units[a]["units"]})
+                if not options:
+                    break
+                pick = yield from self.choose(chooser, "interest-loss", f"{chooser}: destroy a unit of {house} "
+                                              "(unpaid interest)", options, "R40.6.2")
+                area, kind = pick.split(":")
+                idx = next(i for i, u in enumerate(self.state.units[area]["units"]) if u[0] == kind)
+                self.destroy_unit(area, idx, "R40.6.2", "unpaid interest")
+
+    def _update_discount_holder(self) -> None:
+        area = self.game_rec.get("loan_discount_area")
+        if not area or area not in self.board:
+            return
+        ctrl = self.controller(area)
+        if ctrl is not None and ctrl != self.state.discount_holder and not self.is_vassal(ctrl):
+            self.state.discount_holder = ctrl
+            self.emit("loan-discount", "R40.7.3", f"{ctrl} takes the token of {area}", house=ctrl)
+
+    def neutral_force_defeated(self, house: str, area: str) -> None:
+        if area == self.game_rec.get("loan_discount_area") and not self.is_vassal(house):
+            self.state.discount_holder = house
+            self.emit("loan-discount", "R40.7.2", f"{house} defeats the neutral force of {area} and takes its token",
+                      house=house)
+
+    def loan_cost(self, house: str, slot: int) -> int:
+        cost = self.game_rec["loan_costs"][slot]
+        if self.state.discount_holder == house:
+            cost -= self.game_rec.get("loan_discount") or 0
+        return max(0, cost)
+
+    def resolve_other_order(self, house: str, area: str) -> Proc:
+        st = self.state
+        order = st.orders.pop(area, None)
+        if order is None:
+            return
+        kind = self.order_type(order["order"])
+        if kind == "iron-bank":
+            yield from self._buy_loan(house, area)
+        elif kind == "defense-or-muster":
+            a = self.board.area(area)
+            if a.is_land and self.castle_level(area) != "none":  # no effect in a port (R34.5)
+                from .mustering import muster
+
+                self.emit("muster-order", "R34.5", f"{house} musters in {area} (vassal muster order)", area=area)
+                yield from muster(self, house, [area], "R34.5")
+
+    def _buy_loan(self, house: str, area: str) -> Proc:
+        st = self.state
+        if self.is_vassal(house) or not st.bank:
+            return
+        options = ["none"]
+        for slot, loan in enumerate(st.bank):
+            if loan is not None and self.loan_cost(house, slot) <= st.houses[house].power:
+                options.append(loan)
+        pick = yield from self.choose(house, "buy-loan", f"{house}: buy a loan from the Iron Bank?", options, "R40.4",
+                                      area=area)
+        if pick == "none":
+            return
+        slot = st.bank.index(pick)
+        cost = self.loan_cost(house, slot)
+        self.discard_power(house, cost, "R40.4.2", f"loan {pick}")
+        st.bank[slot] = None
+        st.loans.setdefault(house, []).append(pick)
+        self.emit("loan", "R40.4", f"{house} takes the loan {pick} for {cost} power", house=house, loan=pick)
+        loan = self.rules.bundle["loans"][pick]
+        sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule=f"R41 {pick}")
+        yield from run(self, loan["effect"], sc)
+        self.check_victory()

@@ -1,0 +1,132 @@
+"""Mother of Dragons: houses that win by loyalty (R36, R37) and dragons (R38).
+
+What makes a house special comes from the bundle (`last-on-tracks`, `gives-away-bids`, `victory-by loyalty`);
+no house is named here. A mixin of `ModGame`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Proc
+
+from .game import GameOver
+
+
+class LoyaltyRules:
+    def _loyalty_house(self, h: str) -> bool:
+        return self.rules.house(h).get("victory_by") == "loyalty"
+
+    def _fixed_last(self, order: list[str]) -> list[str]:
+        fixed = [h for h in order if self.rules.house(h).get("last_on_tracks")]
+        return [h for h in order if h not in fixed] + fixed
+
+    # ---- tracks ---------------------------------------------------------------------------------------
+    def set_track(self, track: str, order: list[str], rule: str) -> None:
+        super().set_track(track, self._fixed_last(order), rule)
+
+    def move_on_track(self, house: str, track: str, position: int | None, rule: str) -> None:
+        if self.rules.house(house).get("last_on_tracks"):
+            return  # R36.2: never moves
+        order = [h for h in self.state.tracks[track] if h != house]
+        movable = [h for h in order if not self.rules.house(h).get("last_on_tracks")]
+        last = len(movable)
+        pos = last if position is None else max(0, min(position, last))
+        movable.insert(pos, house)
+        new = self._fixed_last(movable + [h for h in order if h not in movable])
+        if new != self.state.tracks[track]:
+            super().set_track(track, new, rule)
+
+    def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
+        """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""
+        for giver in [h for h in self.turn_order if self.rules.house(h).get("gives_away_bids")]:
+            left = bids.get(giver, 0)
+            bids[giver] = 0
+            while left > 0:
+                options = ["keep"] + [h for h in self.turn_order if h != giver and h in bids]
+                pick = yield from self.choose(giver, "give-bid", f"{giver}: give one of your {left} bid tokens to?",
+                                              options, "R36.4.2", track=track)
+                if pick == "keep":
+                    break
+                bids[pick] += 1
+                left -= 1
+                self.emit("give-bid", "R36.4.3", f"{giver} adds 1 to {pick}'s bid", house=pick)
+        return bids
+
+    # ---- victory (R26, R37) -----------------------------------------------------------------------------
+    def victory_points(self, house: str) -> int:
+        if self.is_vassal(house):
+            return 0
+        if self._loyalty_house(house):
+            home = self.rules.house(house)["home"]
+            printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
+            return min(self.game_rec["victory_points"], self.state.loyalty_points.get(house, 0) + printed)
+        return super().victory_points(house)
+
+    def check_victory(self) -> None:
+        need = self.game_rec["victory_points"]
+        for house in self.turn_order:
+            if not self.is_vassal(house) and self.victory_points(house) >= need:
+                self.state.winner = house
+                how = "loyalty" if self._loyalty_house(house) else "castles and strongholds"
+                self.state.end_reason = f"reaches {need} victory points ({how})"
+                self.emit("victory", "R37.3" if self._loyalty_house(house) else "R26.1",
+                          f"{house} reaches {need} victory points and wins", house=house)
+                raise GameOver
+
+    def _end_after_last_round(self) -> None:
+        vassals = set(self.state.vassals)
+        saved = dict(self.state.houses)
+        self.state.houses = {h: v for h, v in saved.items() if h not in vassals}  # vassals never win (R35.11)
+        try:
+            super()._end_after_last_round()
+        finally:
+            self.state.houses = saved
+
+    def gain_loyalty(self) -> None:
+        """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6)."""
+        for house in self.turn_order:
+            if not self._loyalty_house(house):
+                continue
+            for area, n in sorted(self.state.loyalty.items()):
+                if n > 0 and self.controller(area) == house:
+                    del self.state.loyalty[area]
+                    self.state.loyalty_points[house] = self.state.loyalty_points.get(house, 0) + n
+                    self.emit("loyalty-gained", "R37.6.1", f"{house} gains {n} loyalty token(s) in {area}",
+                              house=house, area=area, points=self.victory_points(house))
+            home = self.rules.house(house)["home"]
+            a = self.board.area(home)
+            if a.garrison_returns and self.controller(home) == house and home not in self.state.garrisons \
+                    and home in self.state.lost_homes:
+                self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, 2)
+                self.state.garrison_owner[home] = house
+                self.state.lost_homes.remove(home)
+                self.emit("garrison", "R37.8.2", f"{house} retakes {home}: its garrison returns", area=home)
+            if self.controller(home) != house and home not in self.state.lost_homes:
+                self.state.lost_homes.append(home)
+        self.check_victory()
+
+    def add_loyalty(self, area: str, n: int, rule: str) -> None:
+        total = self.game_rec.get("loyalty_tokens") or 20
+        on_board = sum(self.state.loyalty.values())
+        if n > 0:
+            n = min(n, total - on_board)  # none left: the placement is skipped (R37.5)
+        super().add_loyalty(area, n, rule)
+
+    # ---- dragons (R38) ---------------------------------------------------------------------------------
+    def advance_dragons(self) -> None:
+        st = self.state
+        if st.round in st.dragon_tokens:  # R38.3.2
+            st.dragon_tokens.remove(st.round)
+            st.dragon_strength += 1
+            self.emit("dragons", "R38.3.2", f"a dragon strength token enters the box: dragons have strength "
+                      f"{st.dragon_strength}")
+
+    def dragon_tokens_left(self) -> int:
+        return len(self.state.dragon_tokens)
+
+    def westeros_end_hooks(self) -> Proc:
+        self.gain_loyalty()
+        return
+        yield  # pragma: no cover

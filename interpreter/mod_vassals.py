@@ -1,0 +1,178 @@
+"""Mother of Dragons vassals (R33–R35): commanders, vassal orders, vassal combat, the limits on both sides.
+
+A mixin of `ModGame`: every method overrides a rule hook of `Game`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Proc
+
+PASS = "pass"
+
+
+class VassalRules:
+    def is_vassal(self, house: str) -> bool:
+        return house in self.state.vassals
+
+    def commander_of(self, house: str) -> str:
+        return self.state.commanders.get(house, house)
+
+    def actor(self, house: str) -> str:
+        return self.commander_of(house) if self.is_vassal(house) else house
+
+    def supply_chooser(self, house: str) -> str:
+        return self.actor(house)
+
+    def holder(self, token: str) -> str:
+        """The highest player house on the track; vassals never hold dominance tokens (R35.7)."""
+        track = self.rules.dominance_tokens[token]
+        return next(h for h in self.state.tracks[track] if not self.is_vassal(h))
+
+    def can_hold_power(self, house: str) -> bool:
+        return not self.is_vassal(house)
+
+    def gain_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
+        if self.is_vassal(house):
+            return 0  # vassals never collect power (R35.9)
+        return super().gain_power(house, amount, rule, why)
+
+    def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
+        if self.is_vassal(house):
+            return 0
+        return super().discard_power(house, amount, rule, why)
+
+    def gift_power(self, giver: str, receiver: str, amount: int) -> None:
+        """A player gives power to another player at any time (R42.4): not to or from vassals."""
+        from .decisions import IllegalDecision
+
+        problems = []
+        if giver not in self.state.houses or receiver not in self.state.houses or giver == receiver:
+            problems.append("gifts go between two different houses in the game")
+        elif self.is_vassal(giver) or self.is_vassal(receiver):
+            problems.append("vassals neither give nor receive power (R42.4.3)")
+        elif not 0 < amount <= self.state.houses[giver].power:
+            problems.append(f"{giver} has {self.state.houses[giver].power} available power")
+        if problems:
+            raise IllegalDecision(None, amount, problems[0])
+        self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")
+        self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
+
+    def fixed_bids(self, track: str) -> dict[str, int]:
+        return {h: 0 for h in self.state.tracks[track] if self.is_vassal(h)}  # R35.6
+
+    # ---- vassals in combat (R35) --------------------------------------------------------------------------
+    def hand_for_combat(self, house: str) -> list[str]:
+        if not self.is_vassal(house):
+            return super().hand_for_combat(house)
+        hs = self.state.houses[house]
+        if not hs.hand:
+            deck_set = self.game_rec.get("vassal_card_set")
+            deck = [c for c, rec in sorted(self.rules.bundle["house_cards"].items()) if rec["set"] == deck_set]
+            taken = {c for h in self.state.vassals for c in self.state.houses[h].hand}
+            deck = [c for c in deck if c not in taken]
+            self.rng.shuffle(deck)
+            hs.hand = deck[: self.game_rec.get("vassal_hand_size") or 3]
+            self.emit("vassal-hand", "R35.2", f"{self.commander_of(house)} draws {len(hs.hand)} vassal cards for "
+                      f"{house}", house=house, secret={"hand": list(hs.hand)})
+        return list(hs.hand)
+
+    def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
+        if self.is_vassal(house):
+            return  # vassal cards go back to their deck after the combat (R35.4)
+        super().discard_played(house, card, keep, removed)
+
+    def combat_over(self, combat) -> None:
+        for h in combat.sides():
+            if self.is_vassal(h):
+                self.state.houses[h].hand = []  # reshuffled into the vassal deck (R35.4)
+        if combat.winner and self.is_vassal(combat.winner):
+            self.gain_power(self.commander_of(combat.winner), 1, "R35.5", f"its vassal {combat.winner} wins")
+
+    def blade_user(self, holder: str) -> str:
+        return holder
+
+    def blade_sides(self, holder: str) -> set[str]:
+        """The blade holder may use it in its own combat or in a combat of a vassal it commands (R35.3)."""
+        return {holder} | {v for v, c in self.state.commanders.items() if c == holder}
+
+    # ---- vassals on the map ----------------------------------------------------------------------------
+    def may_enter(self, house: str, area: str) -> bool:
+        ctrl = self.controller(area)
+        ctrl_commander = self.commander_of(ctrl) if ctrl is not None and self.is_vassal(ctrl) else None
+        if self.is_vassal(house):
+            commander = self.commander_of(house)
+            # no ports, no areas of the commander or of its other vassals (R34.3)
+            return not (self.board.area(area).is_port or ctrl == commander or ctrl_commander == commander)
+        return ctrl_commander != house  # a commander never enters its vassals' areas (R35.10)
+
+    def is_enemy(self, house: str, other: str) -> bool:
+        """A commander and its vassals never raid each other (R34.4)."""
+        if house == other:
+            return False
+        return self.actor(house) != self.actor(other)
+
+    def muster_areas(self, house: str) -> list[str] | None:
+        """Vassals muster from Westeros cards only in their home area, if they hold it (R35.13)."""
+        if not self.is_vassal(house):
+            return None
+        home = self.rules.house(house)["home"]
+        return [home] if self.controller(home) == house else []
+
+    # ---- planning: commanders and vassal orders (R33, R34) ---------------------------------------------------
+    def before_orders(self) -> Proc:
+        st = self.state
+        st.commanders = {}
+        players = [h for h in self.turn_order if not self.is_vassal(h)]
+        if not st.vassals or not players:
+            return
+        holders = [players[i % len(players)] for i in range(len(st.vassals))]
+        unclaimed = list(st.vassals)
+        queue = sorted(holders, key=players.index)
+        last = players[-1]
+        while unclaimed and queue:
+            holder = queue.pop(0)
+            if holder == last:
+                for v in unclaimed:
+                    st.commanders[v] = last
+                self.emit("commander", "R33.4", f"{last} commands {', '.join(unclaimed)}", house=last)
+                unclaimed = []
+                break
+            pick = yield from self.choose(holder, "choose-vassal", f"{holder}: command a vassal or pass?",
+                                          [PASS, *sorted(unclaimed)], "R33.3")
+            if pick == PASS:
+                nxt = players[players.index(holder) + 1]
+                queue.append(nxt)
+                queue.sort(key=players.index)
+                self.emit("commander", "R33.3", f"{holder} passes its vassal set to {nxt}", house=holder)
+                continue
+            st.commanders[pick] = holder
+            unclaimed.remove(pick)
+            self.emit("commander", "R33.3", f"{holder} commands {pick}", house=holder, vassal=pick)
+
+    def vassal_orders(self) -> Proc:
+        """Each commander places up to two tokens of a vassal set for each vassal it commands (R34.1)."""
+        st = self.state
+        tokens = self.rules.orders_of_set("vassal")
+        for commander in [h for h in self.turn_order if not self.is_vassal(h)]:
+            for vassal in sorted(v for v, c in st.commanders.items() if c == commander):
+                left = list(tokens)
+                for _ in range(2):
+                    areas = [a for a in st.areas_of(vassal) if a not in st.orders]
+                    options = [f"{a}:{t}" for a in areas for t in sorted(set(left))
+                               if t not in st.forbidden_orders]
+                    if not options:
+                        break
+                    pick = yield from self.choose(commander, "vassal-order", f"{commander}: an order for {vassal}",
+                                                  ["done", *options], "R34.1", vassal=vassal)
+                    if pick == "done":
+                        break
+                    area, tok = pick.split(":")
+                    st.orders[area] = {"house": vassal, "order": tok}
+                    left.remove(tok)
+
+    def raven_may_swap(self, area: str) -> bool:
+        return not self.is_vassal(self.state.orders[area]["house"])  # R34.8
+
