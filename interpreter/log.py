@@ -23,6 +23,7 @@ def game_log(game: Game, agents: str = "") -> dict:
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
         "bundle_format": game.rules.bundle["format_version"],
+        "variant": game.rules.bundle.get("applied_variant"),
         "setup": game.state.setup,
         "seed": game.state.seed,
         "options": {"tides_of_battle": game.options.tides_of_battle,

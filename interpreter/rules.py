@@ -34,11 +34,11 @@ class Rules:
         return cls(data)
 
     @classmethod
-    def default(cls) -> Rules:
-        """The bundled content, compiled (and validated) now."""
+    def default(cls, variant: str | None = None) -> Rules:
+        """The bundled content, compiled (and validated) now, optionally with a variant applied."""
         from maester.dsl import compile_paths
 
-        return cls(compile_paths())
+        return cls(apply_variant(compile_paths(), variant))
 
     # ---- lookups with a readable error
     def _get(self, section: str, ident: str, what: str) -> dict:
@@ -129,3 +129,23 @@ class Rules:
     def stars(self, game_id: str, row: str) -> list[int]:
         table = self.table(self.game(game_id)["kings_court_stars"])
         return list(table["rows"][row])
+
+
+def apply_variant(bundle: dict, variant: str | None) -> dict:
+    """The bundle with a variant's fields written over its rules set (a content switch, no code)."""
+    if not variant:
+        return bundle
+    variants = bundle.get("variants", {})
+    if variant not in variants:
+        diags = Diagnostics()
+        diags.error("unknown-variant", f"unknown variant '{variant}'", None, hint_for(variant, variants, show_all=20)
+                    or "this bundle declares no variants")
+        raise BundleError(diags)
+    v = variants[variant]
+    out = json.loads(json.dumps(bundle))
+    game = out["games"][v["game"]]
+    for key in ("house_card_sets", "vassal_card_set"):
+        if v.get(key) is not None:
+            game[key] = v[key]
+    out["applied_variant"] = variant
+    return out

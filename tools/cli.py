@@ -125,9 +125,13 @@ def compile_cmd(
     paths: Paths = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the bundle ('-' for stdout).")]
     = Path("bundle.json"),
+    variant: Annotated[str | None, typer.Option("--variant", help="Build the bundle with this variant applied.")]
+    = None,
 ) -> None:
     """Compile content to a validated JSON bundle."""
-    bundle = compile_paths(paths or None)
+    from maester.interpreter.rules import apply_variant
+
+    bundle = apply_variant(compile_paths(paths or None), variant)
     text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
     if str(output) == "-":
         sys.stdout.write(text)
@@ -246,6 +250,7 @@ def play(
                                             "players: is House Targaryen played?")] = True,
     houses: Annotated[str | None, typer.Option("--houses", help="Mother of Dragons: the player houses, "
                                                "comma-separated (default: drawn by the seed).")] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="A content variant, e.g. targaryen-b.")] = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
     agents: AgentsOpt = "heuristic",
@@ -258,7 +263,7 @@ def play(
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.rules import Rules
 
-    rules = Rules.default()
+    rules = Rules.default(variant)
     chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
     setup_id = _setup_id(players, setup, base, targaryen)
     game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
@@ -320,7 +325,7 @@ def replay(log: Annotated[Path, typer.Argument(help="A game log written by `maes
     from maester.interpreter.rules import Rules
 
     data = read_log(log)
-    game, problem = replay_log(Rules.default(), data)
+    game, problem = replay_log(Rules.default(data.get("variant")), data)
     if problem:
         raise MaesterError(problem)
     out.print(f"[green]replay matches[/green]: {len(game.answers)} decisions, {len(game.events)} events, "
