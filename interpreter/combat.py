@@ -42,6 +42,7 @@ class Combat:
     winner: str | None = None
     loser: str | None = None
     retreated_to: dict[str, str] = field(default_factory=dict)
+    tides: dict[str, str] = field(default_factory=dict)  # house -> Tides of Battle card (optional rule R29)
 
     # ---- who is who
     def sides(self) -> tuple[str, str]:
@@ -136,10 +137,16 @@ class Combat:
     def icons(self, g: Game, house: str, what: str) -> int:
         card = self.cards.get(house)
         base = g.rules.card(card)[what] if card else 0
-        return max(0, base + self.mods.get(house, {}).get(what, 0))
+        return max(0, base + self.mods.get(house, {}).get(what, 0) + self.tides_value(g, house, what))
+
+    def tides_value(self, g: Game, house: str, what: str) -> int:
+        """What the house's Tides of Battle card adds (R29.3): strength, swords, fortifications or skulls."""
+        card = self.tides.get(house)
+        return (g.rules.bundle["tides_cards"][card].get(what) or 0) if card else 0
 
     def total(self, g: Game, house: str) -> int:
         total = self.initial(g, house) + self.card_strength(g, house) + self.mods.get(house, {}).get("strength", 0)
+        total += self.tides_value(g, house, "strength")
         if self.blade_used_by == house:
             total += 1
         return max(0, total)
@@ -316,6 +323,8 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
     # Valyrian Steel Blade (R20.4)
     blade_holder = g.holder(g.token_of_track(g.blade_track))
     blade_side = next((h for h in c.sides() if h in g.blade_sides(blade_holder)), None)
+    if st.tides_of_battle:
+        yield from _tides_of_battle(g, c, blade_holder, blade_side)
     if not st.blade_used and blade_side is not None:
         use = yield g.ask(blade_holder, "blade", f"{blade_holder}: use the Valyrian Steel Blade (+1)?",
                           ["yes", "no"], "R20.4", area=c.area)
@@ -340,10 +349,47 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
         st.garrison_owner.pop(c.area, None)
         g.emit("garrison", "R21.1", f"{c.defender}'s garrison in {c.area} is removed from the game", area=c.area)
     yield from _casualties(g, c)
+    yield from _skulls(g, c)
     yield from _abilities(g, c, "casualties")
     yield from _abilities(g, c, "retreat")
     yield from _retreat(g, c)
     yield from _clean_up(g, c)
+
+
+def _tides_of_battle(g: Game, c: Combat, blade_holder: str, blade_side: str | None) -> Proc:
+    """Each combatant draws a Tides of Battle card; the blade may redraw one instead of +1 (R29.3)."""
+    st = g.state
+    deck = [cid for cid, rec in sorted(g.rules.bundle["tides_cards"].items()) for _ in range(rec["copies"])]
+    g.rng.shuffle(deck)  # all cards are reshuffled before every combat (R29.3.2)
+    for house in c.sides():
+        c.tides[house] = deck.pop(0)
+    if not st.blade_used and blade_side is not None:
+        redraw = yield g.ask(blade_holder, "tides-redraw", f"{blade_holder}: use the blade to draw a new Tides of "
+                             "Battle card?", ["yes", "no"], "R29.3.3", area=c.area,
+                             secret={"card": c.tides[blade_side]})
+        if redraw == "yes":
+            st.blade_used = True
+            c.tides[blade_side] = deck.pop(0)
+            g.emit("blade", "R29.3.3", f"{blade_holder} uses the blade to draw a new Tides of Battle card",
+                   house=blade_holder)
+    g.emit("tides", "R29.3.3", "Tides of Battle: " + ", ".join(f"{h} {c.tides[h]}" for h in c.sides()),
+           tides=dict(c.tides))
+
+
+def _skulls(g: Game, c: Combat) -> Proc:
+    """Each skull on a Tides card costs the opponent one fighting unit, win or lose (R29.3.5)."""
+    for house in c.sides():
+        victim = c.opponent(house)
+        for _ in range(c.tides_value(g, house, "skulls")):
+            units = c.fighting(g, victim)
+            if not units or victim in c.protected:
+                break
+            options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
+            pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull", options, "R29.3.5",
+                                       area=c.area)
+            kind, _, routed = pick.partition("/")
+            ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+            c.destroy(g, ref, "R29.3.5", "Tides of Battle skull")
 
 
 def _casualties(g: Game, c: Combat) -> Proc:
@@ -465,6 +511,7 @@ def _retreat(g: Game, c: Combat) -> Proc:
 def _clean_up(g: Game, c: Combat) -> Proc:
     st = g.state
     march = st.orders.pop(c.origin, None) if st.orders.get(c.origin, {}).get("house") == c.attacker else None
+    advanced = False
     if c.winner == c.attacker and c.attacking:
         if c.no_advance:
             for u in c.attacking:
@@ -480,17 +527,12 @@ def _clean_up(g: Game, c: Combat) -> Proc:
             for u in c.attacking:
                 st.add_unit(c.area, c.attacker, u[0], u[1])
             g.emit("advance", "R21.5.1", f"{c.attacker} takes {c.area}", house=c.attacker, area=c.area)
-            if march and c.keep_march:
-                st.orders[c.area] = march
-                march = None
-                g.emit("keep-march", "R21.5.2", f"{c.attacker}'s march order moves into {c.area}", area=c.area)
             g.take_area(c.area, c.attacker)
+            advanced = True
     elif c.attacking:  # a winning attacker with no units left, or units still in limbo
         for u in c.attacking:
             st.add_unit(c.origin, c.attacker, u[0], u[1])
     c.attacking = []
-    if march:
-        g.emit("order-removed", "R21.5.2", f"{c.attacker}'s march order in {c.origin} is removed", area=c.origin)
     # cards go to the discard piles (R21.5.3) unless kept or removed from the game
     for house in c.sides():
         card = c.cards.get(house)
@@ -498,6 +540,13 @@ def _clean_up(g: Game, c: Combat) -> Proc:
             continue
         g.discard_played(house, card, keep=house in c.keep_card, removed=card in c.removed_cards)
     yield from _abilities(g, c, "after-combat")
+    # the March order is removed (R21.5.2) unless an after-combat ability moved it with the army that
+    # took the area (it is settled only now, after those abilities: R20.2.5)
+    if march and c.keep_march and advanced and st.house_in(c.area) == c.attacker:
+        st.orders[c.area] = march
+        g.emit("keep-march", "R21.5.2", f"{c.attacker}'s march order moves into {c.area}", area=c.area)
+    elif march:
+        g.emit("order-removed", "R21.5.2", f"{c.attacker}'s march order in {c.origin} is removed", area=c.origin)
     for house in c.sides():
         card = c.cards.get(house)
         if card in c.removed_cards:
