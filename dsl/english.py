@@ -75,9 +75,11 @@ class English:
         words = {}
         for p in prim.params:
             value = args.get(p.name)
-            absent = value is None or value == p.default or value == {"list": []} or (
-                isinstance(value, dict) and value.get("id") == p.default)
+            # say every number and word, even defaults; leave out only what is empty or off
+            absent = value is None or value == {"list": []} or value is False
             words[p.name] = "" if absent and not p.required else self.expr(value) if value is not None else ""
+        if "by" in words and not words["by"]:
+            words["by"] = words.get("house", "")  # the house acts for itself unless told otherwise
         text = prim.english
         # an optional part written right after a word ("units{in}") reads " in X" when given
         for p in prim.params:

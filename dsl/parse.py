@@ -56,10 +56,28 @@ def _describe_token(token: Token) -> str:
     return f"'{token}'"
 
 
+class _NewlinesInBrackets:
+    """Inside ( ) and [ ] a newline is just space, so long conditions and lists may span lines."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth = 0
+        for tok in stream:
+            if tok.type in ("LPAR", "LSQB"):
+                depth += 1
+            elif tok.type in ("RPAR", "RSQB"):
+                depth = max(0, depth - 1)
+            elif tok.type == "_NL" and depth > 0:
+                continue
+            yield tok
+
+
 @cache
 def parser() -> Lark:
     grammar = resources.files("maester.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                postlex=_NewlinesInBrackets())
 
 
 def _span(file: str, meta_or_token) -> Span:
