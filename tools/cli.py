@@ -363,6 +363,37 @@ def explain(
         raise typer.Exit(1)
 
 
+@app.command()
+@friendly
+def conformance(
+    directory: Annotated[Path, typer.Argument(help="Where the vectors are (or go).")] = Path("conformance"),
+    write: Annotated[bool, typer.Option("--write", help="Generate the vectors from tests/scenarios.")] = False,
+    scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
+) -> None:
+    """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
+    from maester.interpreter.conformance import replay_vector, write_vectors
+    from maester.interpreter.rules import Rules
+
+    rules = Rules.default()
+    if write:
+        count, skipped = write_vectors(rules, scenarios, directory)
+        out.print(f"wrote {count} vectors to {directory}" + (f"; skipped {len(skipped)} failing scenarios"
+                                                               if skipped else ""))
+        for path in skipped:
+            err.print(f"  skipped (the scenario fails): {path}", markup=False)
+        return
+    failed = 0
+    files = sorted(p for p in directory.glob("*.json") if p.name != "index.json")
+    for path in files:
+        problems = replay_vector(rules, json.loads(path.read_text(encoding="utf-8")))
+        if problems:
+            failed += 1
+            out.print(f"✗ {path.name}: {problems[0]}", markup=False)
+    out.print(f"{len(files) - failed} conform, {failed} differ", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
 CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
 

@@ -1,0 +1,35 @@
+"""The shipped conformance vectors replay exactly through this interpreter, and are up to date."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maester.interpreter.conformance import VECTOR_FORMAT, bundle_digest, replay_vector
+
+from .conftest import REPO
+
+VECTORS = REPO / "conformance"
+FILES = sorted(p for p in VECTORS.glob("*.json") if p.name != "index.json")
+
+
+@pytest.fixture(scope="module")
+def rules():
+    from maester.interpreter.rules import Rules
+
+    return Rules.default()
+
+
+def test_vectors_are_shipped_and_index_matches_the_bundle(rules):
+    index = json.loads((VECTORS / "index.json").read_text())
+    assert len(FILES) >= 60 and len(index["vectors"]) == len(FILES)
+    assert index["bundle_sha256"] == bundle_digest(rules.bundle), (
+        "the vectors were generated from another bundle: run `maester conformance --write conformance`")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_vector_replays(rules, path):
+    vector = json.loads(path.read_text())
+    assert vector["format"] == VECTOR_FORMAT
+    assert replay_vector(rules, vector) == []
