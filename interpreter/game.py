@@ -45,6 +45,7 @@ class Game:
         self.answers: list = []
         self.decision: Decision | None = None
         self._count = 0
+        self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -83,6 +84,9 @@ class Game:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
+        if self.actor(decider) != decider:  # a vassal's commander decides for it (R33.7)
+            info.setdefault("for", decider)
+            decider = self.actor(decider)
         d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
         self._count += 1
         return d
@@ -150,6 +154,7 @@ class Game:
                 diags = Diagnostics()
                 diags.error("no-house-cards", f"house '{h}' has no house cards in the sets {sets}", None)
                 raise BundleError(diags)
+        st.turn_track = self.game_rec["tracks"][0]
         for track in self.game_rec["tracks"]:
             st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
         for h, placements in s["starting_units"].items():
@@ -187,7 +192,10 @@ class Game:
         return list(self.game_rec["tracks"])
 
     def holder(self, token: str) -> str:
-        """The house holding a dominance token: position 1 of its track (R5.2)."""
+        """The house holding a dominance token: position 1 of its track (R5.2), unless a card effect
+        seized it until the track's next bidding."""
+        if token in self.state.seized_tokens:
+            return self.state.seized_tokens[token]
         track = self.rules.dominance_tokens[token]
         return self.state.tracks[track][0]
 
@@ -232,7 +240,11 @@ class Game:
         return control.controller(self.state, self.board, area)
 
     def victory_points(self, house: str) -> int:
-        return control.victory_points(self.state, self.board, house)
+        """Castle and stronghold areas controlled (R23.7), improvements and degradations counted (R42.3)."""
+        if not self.state.improvements:
+            return control.victory_points(self.state, self.board, house)
+        return sum(1 for a in self.board.areas if a.is_land and self.castle_level(a.id) != "none"
+                   and self.controller(a.id) == house)
 
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
@@ -262,9 +274,9 @@ class Game:
             self.emit("order-removed", "R14.7", f"{order['house']}'s {order['order']} in {area} is removed "
                       "(no units left)", area=area)
         a = self.board.area(area)
-        if a.is_land:
+        if a.is_land and area != self.embattled:  # the embattled area waits for action.port_consequences
             port = self.board.port_of(area)
-            if port and port in self.state.units and self.controller(area) != self.state.units[port]["house"]:
+            if port and port in self.state.units and self.controller(area) is None:
                 ships = self.state.units.pop(port)
                 self.emit("destroy", "R24.8", f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are "
                           "destroyed (the port's land area is no longer theirs)", house=ships["house"], area=port)
@@ -292,9 +304,13 @@ class Game:
         ranking = sorted(st.houses, key=key)
         st.winner = ranking[0]
         st.end_reason = "most castles and strongholds after the last round"
+        steps = ["castles and strongholds", "land areas", "supply", "iron throne"]
+        first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
+        decided = steps[next((i for i in range(4) if second is None or first[i] != second[i]), 3)]
         self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
-                  f"with {self.victory_points(st.winner)} castles and strongholds", house=st.winner,
-                  ranking=ranking)
+                  f"with {self.victory_points(st.winner)} castles and strongholds"
+                  + ("" if decided == steps[0] else f" (tie broken by {decided})"), house=st.winner,
+                  ranking=ranking, decided_by=decided)
 
     # ---- orders --------------------------------------------------------------------------------------
     def order_type(self, order_id: str) -> str:
@@ -324,7 +340,8 @@ class Game:
         order = self.state.orders.get(area)
         if order is None or (house is not None and order["house"] != house):
             return False
-        return self.order_type(order["order"]) == type_ or self.order_type(order["order"]).startswith(type_ + "-")
+        # a combined token (raid-or-support, defense-or-muster) is an order of each of its types
+        return type_ in self.order_type(order["order"]).split("-or-")
 
     def defense_bonus(self, area: str, house: str) -> int:
         """A defense order of the defender in the embattled area (R19.4.2); none in ports (R24.6)."""
@@ -392,9 +409,8 @@ class Game:
         return a.castle
 
     def has_icon(self, area: str, icon: str) -> bool:
-        if icon in ("castle", "stronghold"):
-            level = self.castle_level(area)
-            return level == icon or (icon == "castle" and level != "none")
+        if icon in ("castle", "stronghold"):  # two different icons: a stronghold is not a castle (R41.2, R41.9)
+            return self.castle_level(area) == icon
         return (self.power_icons(area) if icon == "power" else self.supply_of_area(area)) > 0
 
     def power_icons(self, area: str) -> int:
@@ -428,13 +444,8 @@ class Game:
         return not self.is_vassal(house)
 
     def take_area(self, area: str, house: str) -> None:
-        """A house now holds an area: enemy ships in its port are lost (R24.7, simplified: destroyed)."""
-        port = self.board.port_of(area) if self.board.area(area).is_land else None
-        if port and port in self.state.units and self.state.units[port]["house"] != house:
-            ships = self.state.units.pop(port)
-            self.state.orders.pop(port, None)
-            self.emit("destroy", "R24.7", f"{ships['house']}'s ship(s) in {port} are destroyed ({house} takes "
-                      f"{area})", house=ships["house"], area=port)
+        """A house now holds an area. Enemy ships in its port are taken over or destroyed once the march is
+        over (R24.7, R21.5.7: `action.port_consequences`)."""
 
     def neutral_force_defeated(self, house: str, area: str) -> None:
         pass

@@ -53,6 +53,7 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                 st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
                                           hand=rules.cards_of(h, sets))
         st.vassals = sorted(vassals)
+        st.turn_track = self.game_rec["tracks"][0]
         for track in self.game_rec["tracks"]:
             order = [h for h in s["influence"][track] if h in st.houses]
             if any(h in vassals for h in order[:3]):  # R31.9

@@ -33,8 +33,10 @@ class GameState:
     phase: str = "setup"  # setup | westeros | planning | action | over
     houses: dict[str, HouseState] = field(default_factory=dict)
     tracks: dict[str, list[str]] = field(default_factory=dict)  # track id -> houses, position 1 first
+    turn_track: str = ""  # the influence track that gives the turn order (R1.5)
     blade_used: bool = False
     raven_used: bool = False
+    seized_tokens: dict[str, str] = field(default_factory=dict)  # dominance token -> house holding it off-track
     # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8)
     units: dict[str, dict] = field(default_factory=dict)
     power_tokens: dict[str, str] = field(default_factory=dict)  # area -> house (control markers)
@@ -121,8 +123,8 @@ class GameState:
         return sum(1 for h in self.power_tokens.values() if h == house)
 
     def turn_order(self) -> list[str]:
-        """Houses in turn order: the first influence track is the turn-order track (R1.5)."""
-        return list(next(iter(self.tracks.values())))
+        """Houses in turn order: positions on the turn-order track (R1.5)."""
+        return list(self.tracks[self.turn_track])
 
     def position(self, house: str, track: str) -> int:
         return self.tracks[track].index(house) + 1
