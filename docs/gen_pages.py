@@ -62,7 +62,7 @@ for s in SETS:
         if not cards:
             f.write("No cards of this set are in the bundled content yet.\n")
         f.write("| card | house | strength | swords | fortifications |\n|---|---|---|---|---|\n")
-        for cid, c in cards:
+        for _cid, c in cards:
             f.write(f"| {c['name']} | {c['house'] or 'vassal'} | {c['strength']} | {c['swords']} | "
                     f"{c['fortifications']} |\n")
         f.write("\n")
