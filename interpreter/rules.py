@@ -34,11 +34,11 @@ class Rules:
         return cls(data)
 
     @classmethod
-    def default(cls, variant: str | None = None) -> Rules:
-        """The bundled content, compiled (and validated) now, optionally with a variant applied."""
+    def default(cls, variant: str | None = None, paths: list | None = None) -> Rules:
+        """The bundled content (or `paths`), compiled and validated now, optionally with a variant applied."""
         from maester.dsl import compile_paths
 
-        return cls(apply_variant(compile_paths(), variant))
+        return cls(apply_variant(compile_paths(paths), variant))
 
     # ---- lookups with a readable error
     def _get(self, section: str, ident: str, what: str) -> dict:

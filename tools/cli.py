@@ -33,6 +33,22 @@ app = typer.Typer(
 out = Console()
 err = Console(stderr=True, highlight=False)
 
+Packs = Annotated[
+    list[Path] | None,
+    typer.Option("--pack", help="A content pack (folder of .mst files) added to the bundled content; repeatable.",
+                 show_default=False),
+]
+
+
+def _content(paths: list[Path] | None, packs: list[Path] | None) -> list[Path] | None:
+    """What to compile: the given paths, or the bundled content plus any packs."""
+    from maester.dsl.compile import default_content_dir
+
+    if paths:
+        return list(paths) + list(packs or [])
+    return [default_content_dir(), *packs] if packs else None
+
+
 Paths = Annotated[
     list[Path] | None,
     typer.Argument(help="Content files or folders (default: the bundled content).", show_default=False),
@@ -108,11 +124,14 @@ def summary_table(bundle: dict) -> Table:
 
 @app.command()
 @friendly
-def check(paths: Paths = None,
+def check(paths: Paths = None, pack: Packs = None,
           quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
     diags = Diagnostics()
-    bundle = compile_paths(paths or None, diags)
+    bundle = compile_paths(_content(paths, pack), diags)
+    from maester.dsl.lint import lint
+
+    lint(bundle, diags)
     _report(diags)
     if not quiet:
         out.print(summary_table(bundle))
@@ -127,11 +146,12 @@ def compile_cmd(
     = Path("bundle.json"),
     variant: Annotated[str | None, typer.Option("--variant", help="Build the bundle with this variant applied.")]
     = None,
+    pack: Packs = None,
 ) -> None:
     """Compile content to a validated JSON bundle."""
     from maester.interpreter.rules import apply_variant
 
-    bundle = apply_variant(compile_paths(paths or None), variant)
+    bundle = apply_variant(compile_paths(_content(paths, pack)), variant)
     text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
     if str(output) == "-":
         sys.stdout.write(text)
@@ -251,6 +271,7 @@ def play(
     houses: Annotated[str | None, typer.Option("--houses", help="Mother of Dragons: the player houses, "
                                                "comma-separated (default: drawn by the seed).")] = None,
     variant: Annotated[str | None, typer.Option("--variant", help="A content variant, e.g. targaryen-b.")] = None,
+    pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
     agents: AgentsOpt = "heuristic",
@@ -263,7 +284,7 @@ def play(
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.rules import Rules
 
-    rules = Rules.default(variant)
+    rules = Rules.default(variant, _content(None, pack))
     chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
     setup_id = _setup_id(players, setup, base, targaryen)
     game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
@@ -338,6 +359,8 @@ def replay(log: Annotated[Path, typer.Argument(help="A game log written by `maes
 def explain(
     scenarios: Annotated[list[Path], typer.Argument(help="Scenario files (YAML) or folders of them.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only failures and the tally.")] = False,
+    pack: Packs = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="A content variant to apply.")] = None,
 ) -> None:
     """Resolve scenarios step by step, citing rule ids; exit 1 if an expectation is not met."""
     from maester.interpreter.rules import Rules
@@ -346,7 +369,7 @@ def explain(
     files: list[Path] = []
     for p in scenarios:
         files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
-    rules = Rules.default()
+    rules = Rules.default(variant, _content(None, pack))
     failed = 0
     for f in files:
         result = run_scenario(rules, Scenario.load(f))
@@ -394,6 +417,117 @@ def conformance(
         raise typer.Exit(1)
 
 
+def _load_any(path: Path) -> dict:
+    """A bundle from a .json file, or compiled from a folder (a pack is compiled with the bundled content)."""
+    from maester.dsl.compile import default_content_dir
+
+    if path.suffix == ".json":
+        return json.loads(path.read_text(encoding="utf-8"))
+    try:
+        return compile_paths([path])
+    except MaesterError:
+        return compile_paths([default_content_dir(), path])
+
+
+@app.command()
+@friendly
+def diff(
+    a: Annotated[Path, typer.Argument(help="A bundle (.json), a content folder or a pack.")],
+    b: Annotated[Path, typer.Argument(help="The bundle, content folder or pack to compare with.")],
+) -> None:
+    """Compare two bundles or packs card by card (and setups, houses, boards)."""
+    from maester.dsl.english import English
+
+    left, right = _load_any(a), _load_any(b)
+    en_l, en_r = English(left), English(right)
+    fields = {"house_cards": ("house", "set", "strength", "swords", "fortifications"),
+              "westeros_cards": ("deck", "copies", "wildling_icon", "banner"), "loans": (), "wildling_cards": (),
+              "houses": ("home", "starting_supply", "starting_victory_points", "unit_limits"),
+              "setups": ("players", "houses", "neutral_forces", "garrisons"), "boards": ()}
+    changes = 0
+    for section, keys in fields.items():
+        l_recs, r_recs = left.get(section, {}), right.get(section, {})
+        added = sorted(set(r_recs) - set(l_recs))
+        removed = sorted(set(l_recs) - set(r_recs))
+        changed = []
+        for ident in sorted(set(l_recs) & set(r_recs)):
+            lr, rr = l_recs[ident], r_recs[ident]
+            diffs = [f"{k}: {lr.get(k)} → {rr.get(k)}" for k in keys if lr.get(k) != rr.get(k)]
+            if section == "boards":
+                if (len(lr["areas"]), lr["borders"]) != (len(rr["areas"]), rr["borders"]):
+                    diffs.append(f"{len(lr['areas'])} → {len(rr['areas'])} areas, {len(lr['borders'])} → "
+                                 f"{len(rr['borders'])} borders")
+            elif section in ("house_cards", "westeros_cards", "wildling_cards", "loans"):
+                tl, tr = en_l.card(section, lr), en_r.card(section, rr)
+                if tl != tr and not diffs:
+                    diffs.append(f"text: {tl}\n      → {tr}")
+            if diffs:
+                changed.append((ident, diffs))
+        if not (added or removed or changed):
+            continue
+        out.print(f"[bold]{section}[/bold]: +{len(added)} −{len(removed)} ~{len(changed)}")
+        for ident in added:
+            out.print(f"  + {ident}", markup=False)
+        for ident in removed:
+            out.print(f"  − {ident}", markup=False)
+        for ident, diffs in changed:
+            out.print(f"  ~ {ident}: " + "; ".join(diffs), markup=False)
+        changes += len(added) + len(removed) + len(changed)
+    out.print(f"{changes} difference(s)" if changes else "no differences", markup=False)
+
+
+@app.command()
+@friendly
+def new(
+    kind: Annotated[str, typer.Argument(help="What to create: 'variant' (a pack with a house card set).")],
+    name: Annotated[str, typer.Argument(help="The new pack's id (kebab-case), e.g. my-variant.")],
+    directory: Annotated[Path, typer.Option("--dir", help="Where to create the pack.")] = Path("packs"),
+    game: Annotated[str, typer.Option(help="The rules set the variant is for (base or mother-of-dragons).")]
+    = "base",
+) -> None:
+    """Scaffold a content pack: a card set with seven cards per house and the variant that selects it."""
+    import re
+
+    from maester.dsl.diagnostics import Diagnostics as _D
+
+    problems = _D()
+    if kind != "variant":
+        problems.error("unknown-kind", f"cannot create '{kind}'", None, "maester new variant NAME")
+    if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", name):
+        problems.error("bad-name", f"'{name}' is not a kebab-case id", None, "for example: my-variant")
+    target = directory / name
+    if target.exists():
+        problems.error("exists", f"{target} already exists", None, "choose another name or remove it")
+    if problems.errors:
+        raise MaesterError(problems)
+    bundle = compile_paths(None)
+    sets = bundle["games"][game]["house_card_sets"]
+    target.mkdir(parents=True)
+    (target / "sets.mst").write_text(
+        f'# The card set of the {name} pack.\ncard-set {name} "{name.replace("-", " ").title()}" {{\n'
+        f'  description "A new house card set: replace this description."\n}}\n', encoding="utf-8")
+    houses = sorted({c["house"] for c in bundle["house_cards"].values() if c["set"] in sets and c["house"]})
+    for house in houses:
+        model = sorted((c for c in bundle["house_cards"].values() if c["house"] == house and c["set"] in sets),
+                       key=lambda c: -c["strength"])
+        lines = [f"# {bundle['houses'][house]['name']}: seven cards, copied from the current deck's numbers.",
+                 "# Rename them, change the numbers, give them abilities (see docs/dsl.md).", ""]
+        for i, c in enumerate(model, 1):
+            icons = (f"  swords {c['swords']}" if c["swords"] else "") + (
+                f"  fortifications {c['fortifications']}" if c["fortifications"] else "")
+            lines += [f'house-card {name}-{house}-{i} "{house.title()} {i}" {{',
+                      f"  set {name}  house {house}  strength {c['strength']}{icons}", "}", ""]
+        (target / f"{house}.mst").write_text("\n".join(lines), encoding="utf-8")
+    cards = bundle["house_cards"].values()
+    others = [s for s in sets if not any(c["set"] == s and c["house"] in houses for c in cards)]
+    (target / "variant.mst").write_text(
+        f"# Play with this pack: maester play --pack {directory / name} --variant {name}\n"
+        f'variant {name} "{name.replace("-", " ").title()}" {{\n  game {game}\n'
+        f"  house-card-sets [{', '.join([name, *others])}]\n}}\n", encoding="utf-8")
+    out.print(f"created {target}: sets.mst, variant.mst and {len(houses)} house files", markup=False)
+    out.print(f"next: maester check --pack {target}", markup=False)
+
+
 CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
 
@@ -402,11 +536,12 @@ CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 def card(
     name: Annotated[str, typer.Argument(help="A card id or name (house, vassal, Westeros, wildling card or loan).")],
     compiled: Annotated[bool, typer.Option("--json/--no-json", help="Also print the compiled form.")] = True,
+    pack: Packs = None,
 ) -> None:
     """Show a card: its English text generated from its effect, its DSL source and its compiled form."""
     from maester.dsl.english import English
 
-    bundle = compile_paths(None)
+    bundle = compile_paths(_content(None, pack))
     key = name.lower().strip()
     found = [(sec, cid) for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()
              if key in (cid, (rec.get("name") or "").lower())]
@@ -424,18 +559,19 @@ def card(
         out.print(english.card(section, rec), markup=False, highlight=False)
         out.print()
         out.print(f"[dim]source: {rec['source']}[/dim]")
-        out.print(_source_text(rec["source"]), markup=False, highlight=False)
+        out.print(_source_text(rec["source"], pack or []), markup=False, highlight=False)
         if compiled:
             out.print_json(json.dumps({k: v for k, v in rec.items() if k != "source"}))
 
 
-def _source_text(where: str) -> str:
+def _source_text(where: str, packs: list[Path] | tuple = ()) -> str:
     """The declaration's text from the content file (`file:line:col`, up to its closing brace)."""
     from maester.dsl.compile import default_content_dir
 
     file, line, _ = where.rsplit(":", 2)
-    path = default_content_dir().parent / file
-    if not path.exists():
+    candidates = [default_content_dir().parent / file, Path.cwd() / file] + [Path(p).parent / file for p in packs]
+    path = next((c for c in candidates if c.exists()), None)
+    if path is None:
         return "(source file not available)"
     lines = path.read_text(encoding="utf-8").splitlines()
     start = int(line) - 1
