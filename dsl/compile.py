@@ -295,7 +295,7 @@ class Compiler:
         if kind == "port":
             return {"id": ident, "name": name, "kind": "port", "side": found.get("side", "westeros"),
                     "castle": "none", "supply": 0, "power": 0, "home": None, "garrison": None,
-                    "neutral_force": None, "loyalty_token": False, "garrison_returns": False,
+                    "neutral_force": None, "loyalty_token": False, "garrison_returns": False, "river": False,
                     "port_of": found.get("of"), "port_sea": found.get("on"), "_span": span}
         land, sea = found.get("land", False), found.get("sea", False)
         if land == sea:
@@ -313,6 +313,7 @@ class Compiler:
                 "neutral_force": found.get("neutral-force"),
                 "loyalty_token": bool(found.get("loyalty-token", False)),
                 "garrison_returns": bool(found.get("garrison-returns", False)),
+                "river": bool(found.get("river", False)),
                 "port_of": None, "port_sea": None, "_span": span}
 
     def board_changes(self, decl: Declaration) -> list[Change]:
@@ -407,7 +408,7 @@ def _area_changes(found: dict) -> dict:
             out[fld] = found[key]
     if found.get("no-neutral-force"):
         out["neutral_force"] = None
-    for flag in ("loyalty-token", "garrison-returns"):
+    for flag in ("loyalty-token", "garrison-returns", "river"):
         if found.get(flag):
             out[_field(flag)] = True
     return out

@@ -63,6 +63,7 @@ _AREA_KEYS = (
     _k("neutral-force", "nat", doc="strength of the 6-player neutral force token"),
     _k("loyalty-token", doc="a loyalty token is printed in the area (Pentos)"),
     _k("garrison-returns", doc="the garrison comes back when the home house retakes the area"),
+    _k("river", doc="the area lies next to a river (Watering the Seed, R39.9)"),
 )
 
 _PORT_KEYS = (

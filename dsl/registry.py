@@ -208,6 +208,11 @@ _EFFECTS = [
             "{units} each count {value} combat strength",
             "Overrides the strength of these units in this combat (routed units stay at 0).",
             windows=COMBAT_WINDOWS, rules=("R20.2.3",)),
+    _effect("set-final-strength", [P("house", "house"), P("value", "int")],
+            "{house}'s final combat strength is {value}",
+            "Sets the house's final combat strength in the current combat, overriding the sum of units, "
+            "orders, support, card, Valyrian Steel Blade and every modifier (R20.5.2).",
+            windows=COMBAT_WINDOWS, rules=("R20.5.2",)),
     # house cards
     _effect("return-played-card", [P("house", "house")],
             "{house}'s revealed house card goes back to its hand",
@@ -223,6 +228,11 @@ _EFFECTS = [
             "card is instead picked at random from its whole hand, the cancelled card included. With "
             "no card to reveal it fights without a card (R20.3).", windows=("cancel", "immediately"),
             rules=("R20.2",)),
+    _effect("ignore-text", [P("card", "card")],
+            "{card} counts as having no text in this combat",
+            "None of the card's abilities resolves in this combat (its printed strength and icons still "
+            "count); nothing happens when no card is given.", windows=("cancel", "immediately"),
+            rules=("R20.2.1",)),
     _effect("return-discards-to-hand", [P("house", "house")],
             "{house} takes every card of its discard pile back into its hand",
             "The whole discard pile returns to the hand.", rules=("R21.5.4",)),
@@ -263,13 +273,20 @@ _EFFECTS = [
             "Puts available units on the board, obeying unit kinds per area type and supply; units not "
             "available (or not allowed by supply) are not placed.",
             rules=("R41.1", "R39.4")),
-    _effect("prevent-casualties", [P("house", "house")],
-            "{house} loses no units as casualties in this combat",
-            "Sword icons, card texts and Tides of Battle skulls destroy none of the house's units. A "
-            "standing protection for the whole combat: it also covers card texts resolved before the "
-            "casualties step (an `immediately` destroy, for instance); units lost to retreat, routing or "
-            "supply still die.",
-            windows=COMBAT_WINDOWS, rules=("R21.2",)),
+    _effect("prevent-casualties", [P("house", "house"),
+                                   P("except-skulls", "bool", "true: Tides of Battle skulls still destroy units",
+                                     default=False)],
+            "{house} loses no units as casualties in this combat{except-skulls}",
+            "Sword icons, card texts and (unless `except-skulls` is true) Tides of Battle skulls destroy none of "
+            "the house's units. A standing protection for the whole combat: it also covers card texts "
+            "resolved before the casualties step (an `immediately` destroy, for instance); units lost to "
+            "retreat, routing or supply still die.",
+            windows=COMBAT_WINDOWS, rules=("R21.2", "R29.3.5")),
+    _effect("prevent-routing", [P("house", "house")],
+            "{house}'s units that retreat in this combat are not routed",
+            "The house's units that retreat from this combat keep their strength and may march again "
+            "(units already routed still cannot retreat, R21.3.5).",
+            windows=COMBAT_WINDOWS, rules=("R21.4.1",)),
     _effect("choose-retreat-area", [P("house", "house"), P("by", "house")],
             "{by} chooses where {house} retreats",
             "The chooser picks the loser's retreat area among the legal ones with fewest losses.",
@@ -277,14 +294,28 @@ _EFFECTS = [
     _effect("prevent-advance", [], "the attacker's units stay in the area they marched from",
             "The winning attacker does not move into the embattled area.", windows=("retreat",),
             rules=("R21.5.1",)),
+    _effect("force-retreat", [P("house", "house")],
+            "{house}'s units retreat from the embattled area although it won",
+            "The winning defender's units leave the embattled area as a losing defender's would (it picks a "
+            "legal area, they are routed); the beaten attacker still goes back where it marched from, so "
+            "nobody holds the area with units.", windows=("retreat",), rules=("R21.3.3", "R21.5.1")),
     _effect("keep-march-order", [P("house", "house")],
             "{house}'s march order moves with its army and may be resolved again",
             "The winning attacker's march order is not removed; it goes with the army.",
             windows=("after-combat",), rules=("R21.5.2",)),
+    _effect("switch-support", [P("supporter", "house"), P("to", "house")],
+            "{supporter}'s support in this combat goes to {to}",
+            "Every support the house declared in the current combat now backs the named combatant instead "
+            "(units and order bonus move with it).", windows=COMBAT_WINDOWS, rules=("R19.3",)),
     # orders
     _effect("remove-order", [P("area", "area")],
             "the order token in {area} is removed", "Removes the order token placed in the area.",
             rules=("R15.2",)),
+    _effect("place-order", [P("house", "house"), P("area", "area"), P("order", "order")],
+            "{house} places an unused {order} order token in {area}, replacing any order there",
+            "One of the house's order tokens not on the board goes face up into the area, which must hold "
+            "units of the house; an order already there is removed first. Nothing happens when the token "
+            "is not available or the house has no units there.", rules=("R13.2", "R14.7")),
     _effect("forbid-orders", [P("types", "list:order", "the order tokens that may not be placed")],
             "no one may place {types} orders this Planning Phase",
             "A planning restriction for the coming Planning Phase.", rules=("R13.2",)),
@@ -295,8 +326,17 @@ _EFFECTS = [
     _effect("move-down-track", [P("house", "house"), P("track", "track"), P("places", "int")],
             "{house} moves down {places} places on the {track} track",
             "The house drops that many places (not past the last).", rules=("R5.6",)),
+    _effect("move-up-track", [P("house", "house"), P("track", "track"), P("places", "int")],
+            "{house} moves up {places} places on the {track} track",
+            "The house climbs that many places (not past the first); the houses it passes drop one place "
+            "each and dominance tokens follow the new order.", rules=("R5.6",)),
     _effect("take-dominance-token", [P("house", "house"), P("track", "track")],
             "{house} takes the dominance token of the {track} track", "", rules=("R5.4",)),
+    _effect("seize-dominance-token", [P("house", "house"), P("token", "dominance-token")],
+            "{house} takes the {token} token without moving on its track",
+            "The house holds the dominance token (its powers included) while the track keeps its order, "
+            "until that track is next bid for (or a house moves to its first place by an effect that takes "
+            "the token).", rules=("R5.2", "R10.6")),
     _effect("move-supply", [P("house", "house"), P("steps", "int")],
             "{house} moves {steps} on the supply track",
             "Moves the supply marker (between 0 and 6), then reconciles armies.", rules=("R8.4",)),
@@ -319,6 +359,10 @@ _EFFECTS = [
             rules=("R11",)),
     _effect("advance-wildlings", [P("steps", "int", default=1)], "the wildling threat rises {steps}",
             "", rules=("R11.1",)),
+    _effect("move-wildling-threat", [P("steps", "int", "spaces up (negative: down)")],
+            "the wildling threat token moves {steps} spaces",
+            "Moves the threat token along the wildling track (one space is 2 threat), staying on the track; "
+            "reaching the top this way does not start a wildling attack.", rules=("R2.9", "R11.2")),
     _effect("reshuffle-and-redraw", [], "shuffle this deck, then reveal a new card in its place",
             "The card is shuffled back into its deck and a new card replaces it this round.", rules=("R7.2",)),
     _effect("choose-one", [P("by", "house")], "{by} chooses one", "A choice among the `option` entries "
@@ -330,6 +374,10 @@ _EFFECTS = [
                                  P("min-bottom", "int", default=0)],
             "{house} looks at the top {count} cards of {deck} and puts at least {min-bottom} on the bottom",
             "The house sees the cards and orders them between the top and the bottom.", rules=("R41.5",)),
+    _effect("search-deck", [P("house", "house"), P("deck", "deck")],
+            "{house} looks through Westeros deck {deck}: a card of its choice goes on top of the shuffled rest",
+            "The house picks any undrawn card of the deck; the other undrawn cards are shuffled and the "
+            "picked card is put face down on top of them.", rules=("R6.2.2",)),
     # Mother of Dragons
     _effect("place-loyalty", [P("area", "area"), P("count", "int", default=1)],
             "put {count} loyalty token in {area}", "Loyalty tokens from the supply (skipped when none is left).",
@@ -373,19 +421,29 @@ _QUERIES = [
            "Where the losing army retreated in this combat (a losing attacker: the area it marched "
            "from); none when no unit of it retreated.", ("R21.3",)),
     _query("printed-strength", [P("card", "card")], "int", "the printed combat strength of {card}", ""),
+    _query("printed-swords", [P("card", "card")], "int", "the sword icons printed on {card}", ""),
+    _query("printed-fortifications", [P("card", "card")], "int", "the fortification icons printed on {card}", ""),
     _query("order-value", [P("area", "area")], "int", "the value of the order in {area}", "", ("R14",)),
     _query("has-order", [P("area", "area"), P("type", "order-type"), P("house", "house", required=False)],
            "bool", "{house} has a {type} order in {area}", "", ("R14",)),
     _query("order-areas", [P("house", "house"), P("near", "area", "only areas adjacent to this one",
                                                     required=False)],
            "list:area", "the areas holding {house}'s order tokens{near}", "", ("R14",)),
+    _query("unused-orders", [P("house", "house"), P("among", "list:order", "only these tokens", default=[])],
+           "list:order", "{house}'s order tokens not on the board{among}",
+           "The ids of the house's order tokens that are not placed on the board now (each id once).",
+           ("R14.6",)),
     # cards
     _query("hand", [P("house", "house")], "list:card", "the house cards in {house}'s hand", ""),
     _query("discard-pile", [P("house", "house")], "list:card", "{house}'s discarded house cards", ""),
+    _query("discard-piles", [P("houses", "list:house")], "list:card", "the discarded house cards of {houses}",
+           "Every card in the discard piles of these houses, house by house."),
     _query("weakest", [P("cards", "list:card")], "list:card", "the lowest-strength cards among {cards}", ""),
     _query("strongest", [P("cards", "list:card")], "list:card", "the highest-strength cards among {cards}", ""),
     _query("card-with-strength", [P("cards", "list:card"), P("strength", "int")], "list:card",
            "the cards of {cards} with printed strength {strength}", ""),
+    _query("cards-with-strength-at-most", [P("cards", "list:card"), P("strength", "int")], "list:card",
+           "the cards of {cards} with printed strength {strength} or less", ""),
     # board
     _query("units", [P("house", "house", "absent: the units of every house", required=False),
                      P("kind", "unit-kind", required=False),
@@ -408,10 +466,15 @@ _QUERIES = [
     _query("adjacent", [P("area", "area"), P("kind", "text", "land, sea or port", required=False)],
            "list:area", "the {kind} areas adjacent to {area}", "", ("R3.2",)),
     _query("has-icon", [P("area", "area"), P("icon", "icon")], "bool", "{area} has a {icon}", ""),
+    _query("has-power-token", [P("area", "area"), P("house", "house", "absent: any house's token", required=False)],
+           "bool", "{area} holds {house}'s power token",
+           "A power token placed on the board to mark control of the area.", ("R23",)),
     _query("is-kind", [P("area", "area"), P("kind", "text")], "bool", "{area} is a {kind} area", ""),
     _query("controls", [P("house", "house"), P("area", "area")], "bool", "{house} controls {area}", ""),
     _query("home-area", [P("house", "house")], "area", "{house}'s home area", ""),
-    _query("loyalty-areas", [], "list:area", "the areas holding loyalty tokens", ""),
+    _query("loyalty-areas", [P("next-to", "text", "land, sea or port: only areas next to an area of that kind "
+                               "(where a token could be moved)", required=False)],
+           "list:area", "the areas holding loyalty tokens{next-to}", "", ("R37.5", "R39.5")),
     _query("river-areas", [], "list:area", "the land areas next to a river", ""),
     # houses and tracks
     _query("position", [P("house", "house"), P("track", "track")], "int",
@@ -420,6 +483,10 @@ _QUERIES = [
     _query("power", [P("house", "house")], "int", "{house}'s available power", ""),
     _query("victory-points", [P("house", "house")], "int", "{house}'s position on the victory track", ""),
     _query("bid", [P("house", "house")], "int", "the power {house} bid", ""),
+    _query("wildling-threat", [], "int", "the current wildling threat",
+           "The number the wildling threat token shows (0 to 12).", ("R11.2",)),
+    _query("westeros-decks", [], "list:deck", "the Westeros decks still holding undrawn cards",
+           "The decks in play, in order, that have cards left to draw.", ("R6.2.2",)),
     _query("others", [P("house", "house")], "list:house", "every house but {house}", ""),
     _query("player-houses", [], "list:house", "the player houses (not vassals)", ""),
     _query("vassals", [], "list:house", "the vassal houses", ""),
@@ -430,6 +497,8 @@ _QUERIES = [
     _query("holder", [P("token", "dominance-token")], "house", "the holder of the {token}", ""),
     _query("is-in-play", [P("house", "house")], "bool", "{house} is in the game", ""),
     _query("count", [P("items", "list:any")], "int", "the number of {items}", ""),
+    _query("numbers", [P("from", "int"), P("to", "int")], "list:int", "the whole numbers from {from} to {to}",
+           "Every whole number from the first to the second, both included (empty when the second is smaller)."),
     _query("contains", [P("items", "list:any"), P("item", "any")], "bool", "{items} include {item}",
            "True when the item is one of the list's items."),
     _query("without", [P("items", "list:any"), P("removed", "list:any")], "list:any",

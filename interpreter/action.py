@@ -24,7 +24,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                            and g.resolves_in_step(o, order_type))
             if not areas:
                 continue
-            area = yield from g.choose(g.actor(house), f"resolve-{order_type}",
+            area = yield from g.choose(house, f"resolve-{order_type}",
                                        f"{house}: which {order_type} order to resolve?", areas, "R15.2",
                                        house=house)
             yield from resolve(g, house, area)
@@ -60,7 +60,7 @@ def raid_targets(g: Game, house: str, area: str) -> list[str]:
 
 def resolve_raid(g: Game, house: str, area: str) -> Proc:
     if g.order_type(g.state.orders[area]["order"]) == "raid-or-support":  # R34.4: raid now, or support later
-        use = yield from g.choose(g.actor(house), "raid-or-support", f"{g.actor(house)}: use {house}'s token in "
+        use = yield from g.choose(house, "raid-or-support", f"{g.actor(house)}: use {house}'s token in "
                                   f"{area} as a raid or keep it as a support?", ["raid", "support"], "R34.4",
                                   area=area)
         if use == "support":
@@ -69,7 +69,7 @@ def resolve_raid(g: Game, house: str, area: str) -> Proc:
             return
     targets = raid_targets(g, house, area)
     raid = g.state.orders.pop(area)
-    pick = yield from g.choose(g.actor(house), "raid", f"{house}: raid from {area} into?", [NONE, *targets],
+    pick = yield from g.choose(house, "raid", f"{house}: raid from {area} into?", [NONE, *targets],
                                "R15.3", area=area)
     if pick == NONE:
         g.emit("raid", "R15.3", f"{house}'s raid in {area} is removed without effect", house=house, area=area)
@@ -95,8 +95,9 @@ def _triggers_combat(g: Game, house: str, dest: str) -> bool:
     return dest in st.neutral_forces
 
 
-def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dict[str, int],
-                       combat_dest: str | None) -> list[str]:
+def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, int],
+                combat_dest: str | None) -> list[str]:
+    """Where one more unit of `kind` may go by the movement rules alone (R16.3–R16.5, R17, R24.4, R25.5)."""
     st = g.state
     rec = g.rules.unit_kinds[kind]
     if rec["domain"] == "land":
@@ -116,13 +117,73 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
                 continue  # one combat per march (R16.4.1)
             if g.board.area(dest).is_port:
                 continue  # ships never enter an enemy port (R24.4)
-        extra = {k: v for k, v in planned.items()}
-        extra[origin] = extra.get(origin, 0) - 1
-        extra[dest] = extra.get(dest, 0) + 1
-        if not g.fits_supply(house, extra):
-            continue  # R16.7
         out.append(dest)
     return out
+
+
+def _plan_fits(g: Game, house: str, origin: str, planned: dict[str, int], combat_dest: str | None) -> bool:
+    """Do the positions after these moves respect the house's supply limits (R16.7)? An attack too weak for a
+    neutral force does not happen and its units stay (R25.3): the march must fit that way too."""
+    if not g.fits_supply(house, planned):
+        return False
+    if combat_dest in g.state.neutral_forces and planned.get(combat_dest, 0) > 0:
+        back = dict(planned)
+        back[origin] = back.get(origin, 0) + back.pop(combat_dest)
+        return g.fits_supply(house, back)
+    return True
+
+
+def _after(planned: dict[str, int], origin: str, dest: str) -> dict[str, int]:
+    out = dict(planned)
+    out[origin] = out.get(origin, 0) - 1
+    out[dest] = out.get(dest, 0) + 1
+    return out
+
+
+def _can_complete(g: Game, house: str, origin: str, planned: dict[str, int], left: dict[str, int],
+                  combat_dest: str | None, memo: dict) -> bool:
+    """Can the march, moving some of the units still `left`, end within the supply limits? Units move one at a
+    time here, but the limits apply to the resulting positions only (R16.7)."""
+    key = (tuple(sorted(planned.items())), tuple(sorted((k, n) for k, n in left.items() if n)), combat_dest)
+    if key not in memo:
+        memo[key] = False  # guards against cycles; a state is decided once
+        memo[key] = _plan_fits(g, house, origin, planned, combat_dest) or any(
+            _can_complete(g, house, origin, _after(planned, origin, dest), {**left, kind: n - 1},
+                          dest if _triggers_combat(g, house, dest) else combat_dest, memo)
+            for kind, n in sorted(left.items()) if n > 0
+            for dest in _candidates(g, house, origin, kind, planned, combat_dest))
+    return memo[key]
+
+
+def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dict[str, int],
+                       combat_dest: str | None, left: dict[str, int] | None = None,
+                       memo: dict | None = None) -> list[str]:
+    """Where one more unit of `kind` may go: the movement rules, and the march can still end within the supply
+    limits, with the units still `left` (this one included) free to move too (R16.7)."""
+    left = dict(left or {kind: 1})
+    left[kind] = left.get(kind, 1) - 1
+    memo = {} if memo is None else memo
+    return [dest for dest in _candidates(g, house, origin, kind, planned, combat_dest)
+            if _can_complete(g, house, origin, _after(planned, origin, dest), left,
+                             dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
+
+
+def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves: list[tuple[str, str]],
+                             left: dict[str, int]) -> bool:
+    """Could this march beat the neutral force in `area`: the units already sent there and every unit still
+    free to go, the March order, and every adjacent Support order, whoever holds it (R25.2, R25.3)?"""
+    from .combat import _eligible_supports
+
+    st = g.state
+    bonus = g.rules.order(st.orders[origin]["order"]).get("value") or 0
+    c = Combat(house, "__neutral__", area, origin, [], bonus)
+    kinds = [k for k, d in moves if d == area]
+    kinds += [k for k, n in left.items() for _ in range(n) if g.rules.unit_kinds[k]["domain"] == "land"]
+    total = bonus + sum(c.unit_strength(g, "", [k, False], house) for k in kinds)
+    for sup in _eligible_supports(g, c):
+        total += sum(c.unit_strength(g, "", u, house) for u in st.units_in(sup))
+        total += g.support_value(st.orders[sup]["order"])
+    return total >= st.neutral_forces[area]
 
 
 def resolve_march(g: Game, house: str, origin: str) -> Proc:
@@ -143,11 +204,16 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
         for k, n in taken.items():
             left[k] -= n
         options = []
+        memo: dict = {}
         for kind in sorted(k for k, n in left.items() if n > 0):
-            for dest in march_destinations(g, house, origin, kind, planned, combat_dest):
+            for dest in march_destinations(g, house, origin, kind, planned, combat_dest, left, memo):
+                if dest in st.neutral_forces and not _neutral_force_reachable(g, house, origin, dest, moves, left):
+                    continue  # R25.2: hopeless even with every unit and every support
                 options.append(f"{kind}:{dest}")
-        pick = yield from g.choose(g.actor(house), "march", f"{house}: march from {origin} (move a unit, or done)",
-                                   [DONE, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
+        # the march may stop once its positions fit the supply limits (R16.7)
+        done = [DONE] if not moves or not options or _plan_fits(g, house, origin, planned, combat_dest) else []
+        pick = yield from g.choose(house, "march", f"{house}: march from {origin} (move a unit, or done)",
+                                   [*done, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
         if pick == DONE:
             break
         kind, dest = pick.split(":")
@@ -187,21 +253,76 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
         pass  # the march order stays until the combat is over (it may move with Loras)
     moved = ", ".join(f"{k}->{d}" for k, d in moves)
     g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
+    _abandoned_port(g, origin)
     if combat_dest is None:
         st.orders.pop(origin, None)
+        yield from port_consequences(g)
         g.after_march(house)
         g.check_victory()
         return
-    transported = g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
+    # ship transport (R17) brought the attack unless only flying units made the trip (R38.4)
+    transported = (g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
+                   and any(not g.can_fly(u[0]) for u in attacking))
     if combat_dest in st.neutral_forces:
         yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
     else:
         defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
         c = Combat(house, defender, combat_dest, origin, attacking, bonus, transported)
-        yield from resolve_combat(g, c)
+        g.embattled = combat_dest
+        try:
+            yield from resolve_combat(g, c)
+        finally:
+            g.embattled = None
     st.orders.pop(origin, None) if st.orders.get(origin, {}).get("house") == house else None
+    yield from port_consequences(g)  # R21.5.7
     g.after_march(house)
     g.check_victory()
+
+
+def _abandoned_port(g: Game, land: str) -> None:
+    """A march that leaves a land area controlled by nobody loses the ships in its port at once (R24.8)."""
+    st = g.state
+    port = g.board.port_of(land) if g.board.area(land).is_land else None
+    if port and port in st.units and g.controller(land) is None:
+        _destroy_port(g, port, "R24.8", f"nobody controls {land}")
+
+
+def _destroy_port(g: Game, port: str, rule: str, why: str) -> None:
+    ships = g.state.units.pop(port)
+    g.state.orders.pop(port, None)
+    g.emit("destroy", rule, f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are destroyed ({why})",
+           house=ships["house"], area=port, kind=ships["units"][0][0], count=len(ships["units"]))
+
+
+def port_consequences(g: Game) -> Proc:
+    """Ships left in a port whose land area another house now controls: the new owner may replace any of them
+    with its own unused ships, within its supply limits; the rest are destroyed (R24.7). In a port whose land
+    area nobody controls, they are destroyed (R24.8)."""
+    st = g.state
+    for port in sorted(a.id for a in g.board.areas_of_kind("port")):
+        army = st.units.get(port)
+        land = g.board.area(port).port_of
+        if not army or land is None:
+            continue
+        owner = g.controller(land)
+        if owner == army["house"]:
+            continue
+        if owner is None:
+            _destroy_port(g, port, "R24.8", f"nobody controls {land}")
+            continue
+        n, kind = len(army["units"]), army["units"][0][0]
+        del st.units[port]  # the old owner's ships leave before the new owner's are counted
+        room = min(n, g.available_units(owner, kind))
+        options = [k for k in range(room + 1) if k == 0 or g.fits_supply(owner, {port: k})]
+        st.units[port] = army
+        take = yield from g.choose(owner, "replace-ships", f"{owner}: replace how many of {army['house']}'s "
+                                   f"{n} ship(s) in {port} with your own?", options, "R24.7", area=port)
+        _destroy_port(g, port, "R24.7", f"{owner} takes {land}")
+        for _ in range(take):
+            st.add_unit(port, owner, kind)
+        if take:
+            g.emit("replace-ships", "R24.7", f"{owner} replaces {take} of them with its own ship(s)", house=owner,
+                   area=port, count=take)
 
 
 def _enter(g: Game, house: str, dest: str, unit: list) -> None:
@@ -255,13 +376,14 @@ def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
             yield from muster(g, house, [area], "R18.3")
             return
     if a.is_sea:
-        amount = 0  # R18.2.1
-    elif a.is_port:
-        amount = 1 if st.house_in(a.port_sea) in (None, house) else 0  # R18.2.2
-    else:
-        amount = 1 + g.power_icons(area)
-    if rec["star"]:
-        amount += 1
+        g.emit("consolidate", "R18.2.1", f"{house}'s consolidate power in the sea area {area} yields nothing",
+               house=house, area=area)
+        return
+    if a.is_port and st.house_in(a.port_sea) not in (None, house):
+        g.emit("consolidate", "R18.2.2", f"{house}'s consolidate power in {area} yields nothing: "
+               f"{st.house_in(a.port_sea)} ships hold {a.port_sea}", house=house, area=area)
+        return
+    amount = 1 if a.is_port else 1 + g.power_icons(area)  # R18.2, R18.2.2
     g.gain_power(house, amount, "R18.2", f"consolidate power in {area}")
 
 

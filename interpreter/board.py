@@ -36,6 +36,7 @@ class Area:
     neutral_force: int | None
     loyalty_token: bool
     garrison_returns: bool
+    river: bool  # next to a river (R39.9)
     port_of: str | None
     port_sea: str | None
 

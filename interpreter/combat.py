@@ -30,7 +30,12 @@ class Combat:
     mods: dict[str, dict[str, int]] = field(default_factory=dict)  # house -> strength/swords/fortifications
     printed_override: dict[str, int] = field(default_factory=dict)  # card -> printed strength
     unit_override: dict[str, int] = field(default_factory=dict)  # unit ref -> strength
+    final_override: dict[str, int] = field(default_factory=dict)  # house -> final strength set by a card (R20.5.2)
+    blank_cards: set[str] = field(default_factory=set)  # cards whose text is ignored in this combat
     protected: set[str] = field(default_factory=set)  # houses that lose no casualties
+    skull_exposed: set[str] = field(default_factory=set)  # protected houses that still lose units to skulls
+    unrouted: set[str] = field(default_factory=set)  # houses whose retreating units are not routed
+    forced_retreat: set[str] = field(default_factory=set)  # winners whose units retreat as well
     keep_card: set[str] = field(default_factory=set)
     removed_cards: set[str] = field(default_factory=set)
     fired: set[tuple[str, int]] = field(default_factory=set)  # (card, ability index) already resolved
@@ -145,6 +150,8 @@ class Combat:
         return (g.rules.bundle["tides_cards"][card].get(what) or 0) if card else 0
 
     def total(self, g: Game, house: str) -> int:
+        if house in self.final_override:  # a card that sets final strength overrides the sum (R20.5.2)
+            return max(0, self.final_override[house])
         total = self.initial(g, house) + self.card_strength(g, house) + self.mods.get(house, {}).get("strength", 0)
         total += self.tides_value(g, house, "strength")
         if self.blade_used_by == house:
@@ -188,29 +195,30 @@ class Combat:
         g.emit("reveal", rule, f"{house} reveals {pick}", house=house, card=pick)
 
     # ---- board changes during combat
-    def is_protected(self, g: Game, house: str) -> bool:
+    def is_protected(self, g: Game, house: str, skull: bool = False) -> bool:
         """Whether a house loses no units as casualties. `prevent-casualties` is a standing protection
         for the whole combat (registry): it holds as soon as the card that grants it is revealed (and
-        not cancelled), before its own timing window is reached."""
-        if house in self.protected:
+        not cancelled), before its own timing window is reached. `skull`: the loss is to a Tides of
+        Battle skull, which a protection `except-skulls` does not cover."""
+        if house in self.protected and not (skull and house in self.skull_exposed):
             return True
         for owner in self.sides():
             card = self.cards.get(owner)
-            if card is None:
+            if card is None or card in self.blank_cards:
                 continue
             for ability in g.rules.card(card)["abilities"]:
                 sc = _scope(self, owner, card, ability["trigger"])
                 if "if" in ability and not ev(g, ability["if"], sc):
                     continue
-                if any(ev(g, st["args"]["house"], sc) == house for st in _statements(g, ability["body"], sc)
-                       if st.get("do") == "prevent-casualties"):
+                if any(ev(g, st["args"]["house"], sc) == house and not (skull and st["args"].get("except-skulls"))
+                       for st in _statements(g, ability["body"], sc) if st.get("do") == "prevent-casualties"):
                     return True
         return False
 
-    def destroy(self, g: Game, ref: str, rule: str, why: str) -> None:
+    def destroy(self, g: Game, ref: str, rule: str, why: str, skull: bool = False) -> None:
         area, idx = parse_unit(ref)
         owner = self.attacker if area == ATTACK else g.state.house_in(area)
-        if self.is_protected(g, owner):
+        if self.is_protected(g, owner, skull):
             g.emit("protected", rule, f"{owner} loses no units in this combat", house=owner)
             return
         if area == ATTACK:
@@ -246,16 +254,25 @@ def _statements(g: Game, block: list, sc: Scope):
 
 
 def _abilities(g: Game, c: Combat, window: str) -> Proc:
-    """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6)."""
-    for house in sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track)):
-        card = c.cards.get(house)
-        if card is None:
-            continue
-        for i, ability in enumerate(g.rules.card(card)["abilities"]):
-            if ability["trigger"] != window or (card, i) in c.fired:
+    """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6).
+
+    A card revealed during the window (after a cancel, or a card that replaces itself) has its own
+    abilities of the window resolved too, once; a card that left the combat stops resolving."""
+    ran = True
+    while ran:
+        ran = False
+        for house in sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track)):
+            card = c.cards.get(house)
+            if card is None or card in c.blank_cards:
                 continue
-            c.fired.add((card, i))
-            yield from run_ability(g, ability, _scope(c, house, card, window))
+            for i, ability in enumerate(g.rules.card(card)["abilities"]):
+                if c.cards.get(house) != card:
+                    break
+                if ability["trigger"] != window or (card, i) in c.fired:
+                    continue
+                c.fired.add((card, i))
+                ran = True
+                yield from run_ability(g, ability, _scope(c, house, card, window))
 
 
 _WINDOW_RULES = {
@@ -382,14 +399,14 @@ def _skulls(g: Game, c: Combat) -> Proc:
         victim = c.opponent(house)
         for _ in range(c.tides_value(g, house, "skulls")):
             units = c.fighting(g, victim)
-            if not units or victim in c.protected:
+            if not units or c.is_protected(g, victim, skull=True):
                 break
             options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
             pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull", options, "R29.3.5",
                                        area=c.area)
             kind, _, routed = pick.partition("/")
             ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
-            c.destroy(g, ref, "R29.3.5", "Tides of Battle skull")
+            c.destroy(g, ref, "R29.3.5", "Tides of Battle skull", skull=True)
 
 
 def _casualties(g: Game, c: Combat) -> Proc:
@@ -412,8 +429,9 @@ def _casualties(g: Game, c: Combat) -> Proc:
         c.destroy(g, ref, "R21.2.1", "casualty")
 
 
-def retreat_areas(g: Game, c: Combat, house: str, units: list[list]) -> list[str]:
-    """Legal retreat areas for a losing defender (R21.3.3)."""
+def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_origin: bool = False) -> list[str]:
+    """Legal retreat areas for a losing defender (R21.3.3); `include_origin`: for a losing attacker whose
+    retreat area the victor chooses (R21.3.7), the area it marched from is legal too."""
     land = any(g.rules.unit_kinds[u[0]]["domain"] == "land" for u in units)
     if land:
         own_ship = lambda s: g.state.house_in(s) == house  # noqa: E731
@@ -422,7 +440,7 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list]) -> list[str
         candidates = g.board.sea_destinations(c.area, lambda p: g.controller(p) == house)
     out = []
     for area in candidates:
-        if area == c.origin or area in g.state.blocked or area in g.state.neutral_forces:
+        if (area == c.origin and not include_origin) or area in g.state.blocked or area in g.state.neutral_forces:
             continue
         here = g.state.house_in(area)
         if here not in (None, house):
@@ -445,7 +463,10 @@ def _retreat(g: Game, c: Combat) -> Proc:
     if loser == c.attacker:
         survivors = c.attacking
         c.attacking = []
-        if g.controller(c.origin) not in (None, loser) or (g.state.house_in(c.origin) not in (None, loser)):
+        # a card may let the victor choose the area, the origin or any legal retreat area (R21.3.7, R22.1)
+        chooser = c.retreat_chooser if c.retreat_chooser not in (None, loser) else None
+        if chooser is None and (g.controller(c.origin) not in (None, loser)
+                                or g.state.house_in(c.origin) not in (None, loser)):
             g.emit("destroy", "R21.3.2", f"{loser}'s army cannot retreat to {c.origin} and is destroyed", house=loser)
             return
         kept = []
@@ -455,18 +476,42 @@ def _retreat(g: Game, c: Combat) -> Proc:
                        area=c.area, kind=u[0])
                 continue
             kept.append(u)
-        while kept and not g.fits_supply(loser, {c.origin: len(kept)}):  # R21.3.6
+        target = c.origin
+        if chooser is not None and kept:
+            options = retreat_areas(g, c, loser, kept, include_origin=True)
+            if not options:
+                g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(kept)} unit(s) destroyed",
+                       house=loser)
+                return
+            def fitting(area):
+                n = len(kept)
+                while n > 0 and not g.fits_supply(loser, {area: n}):
+                    n -= 1
+                return n
+            most = max(fitting(a) for a in options)  # only the areas with the fewest losses (R21.3.6)
+            target = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
+                                         [a for a in options if fitting(a) == most], "R21.3.7", area=c.area)
+        while kept and not g.fits_supply(loser, {target: len(kept)}):  # R21.3.6
             kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
                                        sorted({u[0] for u in kept}), "R21.3.6")
             kept.remove(next(u for u in kept if u[0] == kind))
             g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
+        routed = loser not in c.unrouted  # R21.4.1, unless a card keeps them unrouted
         for u in kept:
-            st.add_unit(c.origin, loser, u[0], routed=True)
+            st.add_unit(target, loser, u[0], routed=routed)
         if kept:
-            c.retreated_to[loser] = c.origin
-            g.emit("retreat", "R21.3.2", f"{loser} retreats to {c.origin} ({len(kept)} routed)", house=loser,
-                   area=c.origin)
-        return
+            c.retreated_to[loser] = target
+            g.emit("retreat", "R21.3.2" if chooser is None else "R21.3.7", f"{loser} retreats to {target} "
+                   f"({len(kept)} {'routed' if routed else 'not routed'})", house=loser, area=target)
+    else:
+        yield from _retreat_from_area(g, c, loser)
+    for house in sorted(c.forced_retreat - {loser}):  # a winner whose units must leave too
+        yield from _retreat_from_area(g, c, house)
+
+
+def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
+    """A defender's units leave the embattled area for one legal area (R21.3.3-R21.3.7)."""
+    st = g.state
     units = list(st.units_in(c.area, loser))
     if not units:
         return
@@ -491,7 +536,7 @@ def _retreat(g: Game, c: Combat) -> Proc:
         return len(movers) - n
     best = min(losses(a) for a in options)
     options = [a for a in options if losses(a) == best]
-    chooser = c.retreat_chooser or loser
+    chooser = (c.retreat_chooser if loser == c.loser else None) or loser
     area = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
                                options, "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
     keep = len(movers) - best
@@ -501,11 +546,12 @@ def _retreat(g: Game, c: Combat) -> Proc:
                                    "R21.3.6")
         movers.remove(next(u for u in movers if u[0] == kind))
         g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
+    routed = loser not in c.unrouted  # R21.4.1, unless a card keeps them unrouted
     for u in movers:
-        st.add_unit(area, loser, u[0], routed=True)
+        st.add_unit(area, loser, u[0], routed=routed)
     c.retreated_to[loser] = area
-    g.emit("retreat", "R21.3.3", f"{loser} retreats from {c.area} to {area} ({len(movers)} routed)", house=loser,
-           area=area)
+    g.emit("retreat", "R21.3.3", f"{loser} retreats from {c.area} to {area} ({len(movers)} "
+           f"{'routed' if routed else 'not routed'})", house=loser, area=area)
 
 
 def _clean_up(g: Game, c: Combat) -> Proc:

@@ -215,13 +215,30 @@ def parse_unit(ref: str) -> tuple[str, int]:
     return area, int(idx)
 
 
+def _locate(g, sc, ref: str) -> tuple[str, int] | None:
+    """Where a unit named by `units(...)` stands now: the same piece, even after units before it in its area were
+    destroyed (a reference keeps naming the piece it was made for); None once that piece has left the board."""
+    area, idx = parse_unit(ref)
+    army = g.state.units.get(area)
+    piece = sc.extra.get(_PIECES, {}).get(ref)
+    if army is None:
+        return None
+    if piece is not None:
+        return next(((area, i) for i, u in enumerate(army["units"]) if u is piece), None)
+    return (area, idx) if idx < len(army["units"]) else None
+
+
+_PIECES = "_pieces"  # Scope.extra key: unit reference -> the unit it was made for (outside combat)
+
+
 @handler("destroy-unit")
 def _destroy_unit(g, sc, a, st):
-    area, idx = parse_unit(a["unit"])
     if sc.combat is not None:
         sc.combat.destroy(g, a["unit"], sc.rule, sc.card or "")
-    elif area in g.state.units and idx < len(g.state.units[area]["units"]):
-        g.destroy_unit(area, idx, sc.rule, sc.card or "")
+        return _nothing()
+    where = _locate(g, sc, a["unit"])
+    if where is not None:
+        g.destroy_unit(*where, sc.rule, sc.card or "")
     return _nothing()
 
 
@@ -265,9 +282,11 @@ def _replace_unit(g, sc, a, st):
         units = sc.combat.attacking
         where = f"attacking {sc.combat.area}"
     else:
+        found = _locate(g, sc, a["unit"]) if sc.combat is None else (area, idx)
         army = g.state.units.get(area)
-        if army is None:
+        if army is None or found is None:
             return _nothing()
+        idx = found[1]
         house, units, where = army["house"], army["units"], f"in {area}"
     if idx >= len(units):
         return _nothing()
@@ -323,6 +342,25 @@ def _remove_order(g, sc, a, st):
     return _nothing()
 
 
+@handler("place-order")
+def _place_order(g, sc, a, st):
+    from .planning import unused_tokens
+
+    house, area, order = a["house"], a["area"], a["order"]
+    if g.state.house_in(area) != house or order not in unused_tokens(g, house):
+        return _nothing()  # orders need units of their house (R14.7); the token must be off the board
+    old = g.state.orders.pop(area, None)
+    if old:
+        g.emit("order-removed", sc.rule, f"{old['house']}'s {old['order']} in {area} is removed ({sc.card})",
+               area=area)
+        if sc.combat is not None:
+            sc.combat.order_removed(area)
+    g.state.orders[area] = {"house": house, "order": order}
+    g.emit("order-placed", sc.rule, f"{house} places {order} in {area} ({sc.card})", house=house, area=area,
+           order=order)
+    return _nothing()
+
+
 @handler("forbid-orders")
 def _forbid_orders(g, sc, a, st):
     g.state.forbidden_orders = sorted(set(g.state.forbidden_orders) | set(a["types"]))
@@ -345,10 +383,28 @@ def _move_down_track(g, sc, a, st):
     return _nothing()
 
 
+@handler("move-up-track")
+def _move_up_track(g, sc, a, st):
+    pos = g.state.tracks[a["track"]].index(a["house"])
+    g.move_on_track(a["house"], a["track"], max(0, pos - a["places"]), sc.rule)
+    return _nothing()
+
+
 @handler("take-dominance-token")
 def _take_dominance_token(g, sc, a, st):
     # The token always belongs to position 1 of its track (R5.2); moving there is what takes it.
     g.move_on_track(a["house"], a["track"], 0, sc.rule)
+    g.state.seized_tokens.pop(g.token_of_track(a["track"]), None)
+    return _nothing()
+
+
+@handler("seize-dominance-token")
+def _seize_dominance_token(g, sc, a, st):
+    # held apart from the track until its next bidding (westeros.influence_bidding)
+    if g.holder(a["token"]) != a["house"]:
+        g.state.seized_tokens[a["token"]] = a["house"]
+        g.emit("dominance", sc.rule, f"{a['house']} takes the {a['token']} token ({sc.card})", house=a["house"],
+               token=a["token"])
     return _nothing()
 
 
@@ -357,7 +413,8 @@ def _move_supply(g, sc, a, st):
     hs = g.state.houses[a["house"]]
     new = max(0, min(g.rules.max_supply(g.state.game), hs.supply + a["steps"]))
     if new != hs.supply:
-        g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"])
+        g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"],
+               supply=new)
         hs.supply = new
     from .mustering import reconcile
 
@@ -408,6 +465,18 @@ def _advance_wildlings(g, sc, a, st):
     yield from advance_wildlings(g, a.get("steps", 1))
 
 
+@handler("move-wildling-threat")
+def _move_wildling_threat(g, sc, a, st):
+    track = g.game_rec["wildling_track"]
+    step = track[1] - track[0]
+    old = g.state.wildling_threat
+    new = max(min(track), min(max(track), old + step * a["steps"]))
+    if new != old:
+        g.state.wildling_threat = new
+        g.emit("wildlings", sc.rule, f"the wildling threat moves from {old} to {new} ({sc.card})", threat=new)
+    return _nothing()
+
+
 @handler("reshuffle-and-redraw")
 def _reshuffle(g, sc, a, st):
     # handled when the card is revealed (R7.2); resolving it later does nothing more
@@ -446,6 +515,21 @@ def _arrange_deck_top(g, sc, a, st):
         (bottom if where == "bottom" else keep).append(card)
     g.state.decks[deck] = keep + rest + bottom
     g.emit("arrange", sc.rule, f"{house} arranges the top of deck {deck}", house=house, secret={"top": keep})
+
+
+@handler("search-deck")
+def _search_deck(g, sc, a, st):
+    house, deck = a["house"], a["deck"]
+    cards = list(g.state.decks.get(deck, []))
+    if not cards:
+        return
+    pick = yield from g.choose(house, "search-deck", f"{house}: choose a card of deck {deck} to put on top",
+                               sorted(set(cards)), sc.rule, card=sc.card, deck=deck)
+    cards.remove(pick)
+    g.rng.shuffle(cards)
+    g.state.decks[deck] = [pick] + cards
+    g.emit("search-deck", sc.rule, f"{house} searches deck {deck} and puts a card of its choice on top", house=house,
+           deck=deck, secret={"top": pick})
 
 
 # -- house cards (combat)
@@ -487,6 +571,12 @@ def _set_unit_strength(g, sc, a, st):
     return _nothing()
 
 
+@handler("set-final-strength")
+def _set_final_strength(g, sc, a, st):
+    _combat(sc).final_override[a["house"]] = a["value"]
+    return _nothing()
+
+
 @handler("return-played-card")
 def _return_played(g, sc, a, st):
     _combat(sc).return_card(g, a["house"], sc.rule)
@@ -502,6 +592,14 @@ def _discard_played(g, sc, a, st):
 @handler("reveal-another-card")
 def _reveal_another(g, sc, a, st):
     yield from _combat(sc).reveal_another(g, a["house"], a.get("random", False), sc.rule)
+
+
+@handler("ignore-text")
+def _ignore_text(g, sc, a, st):
+    if a["card"] is not None:
+        _combat(sc).blank_cards.add(a["card"])
+        g.emit("ignore-text", sc.rule, f"{a['card']} has no text in this combat ({sc.card})", card=a["card"])
+    return _nothing()
 
 
 @handler("return-discards-to-hand")
@@ -532,7 +630,13 @@ def _discard_from_hand(g, sc, a, st):
         hs.hand.remove(a["card"])
         hs.discards.append(a["card"])
         g.emit("cards", sc.rule, f"{a['house']} discards {a['card']} from its hand", house=a["house"])
-        g.refresh_hand(a["house"], keep=a["card"])
+        just = sc.extra.setdefault("_discarded", {}).setdefault(a["house"], [])
+        just.append(a["card"])
+        if not hs.hand:  # R21.5.4: the discards come back, except the cards this effect has just discarded
+            hs.hand = [c for c in hs.discards if c not in just]
+            hs.discards = [c for c in hs.discards if c in just]
+            g.emit("cards", "R21.5.4", f"{a['house']} takes back its {len(hs.hand)} discarded cards",
+                   house=a["house"])
     return _nothing()
 
 
@@ -561,6 +665,14 @@ def _remove_from_game(g, sc, a, st):
 @handler("prevent-casualties")
 def _prevent_casualties(g, sc, a, st):
     _combat(sc).protected.add(a["house"])
+    if a.get("except-skulls"):
+        _combat(sc).skull_exposed.add(a["house"])
+    return _nothing()
+
+
+@handler("prevent-routing")
+def _prevent_routing(g, sc, a, st):
+    _combat(sc).unrouted.add(a["house"])
     return _nothing()
 
 
@@ -576,9 +688,30 @@ def _prevent_advance(g, sc, a, st):
     return _nothing()
 
 
+@handler("force-retreat")
+def _force_retreat(g, sc, a, st):
+    _combat(sc).forced_retreat.add(a["house"])
+    return _nothing()
+
+
 @handler("keep-march-order")
 def _keep_march(g, sc, a, st):
     _combat(sc).keep_march = True
+    return _nothing()
+
+
+@handler("switch-support")
+def _switch_support(g, sc, a, st):
+    c = _combat(sc)
+    if a["to"] not in c.sides():
+        return _nothing()
+    side = "attacker" if a["to"] == c.attacker else "defender"
+    moved = [area for area in sorted(c.support) if g.state.house_in(area) == a["supporter"] and c.support[area] != side]
+    for area in moved:
+        c.support[area] = side
+    if moved:
+        g.emit("support", sc.rule, f"{a['supporter']}'s support from {', '.join(moved)} now goes to {a['to']} "
+               f"({sc.card})", house=a["supporter"], side=side)
     return _nothing()
 
 
@@ -603,11 +736,15 @@ _q("played-card")(lambda g, sc, a: _combat(sc).cards.get(a["house"]))
 _q("has-played-card")(lambda g, sc, a: _combat(sc).cards.get(a["house"]) is not None)
 _q("retreat-area")(lambda g, sc, a: _combat(sc).retreated_to.get(a["house"]))
 _q("printed-strength")(lambda g, sc, a: 0 if a["card"] is None else g.rules.card(a["card"])["strength"])
+_q("printed-swords")(lambda g, sc, a: 0 if a["card"] is None else g.rules.card(a["card"])["swords"])
+_q("printed-fortifications")(lambda g, sc, a: 0 if a["card"] is None else g.rules.card(a["card"])["fortifications"])
 _q("order-value")(lambda g, sc, a: g.order_value(a["area"]))
 _q("has-order")(lambda g, sc, a: g.has_order(a["area"], a["type"], a.get("house")))
 _q("hand")(lambda g, sc, a: list(g.state.houses[a["house"]].hand) if a["house"] in g.state.houses else [])
 _q("discard-pile")(lambda g, sc, a: list(g.state.houses[a["house"]].discards) if a["house"] in g.state.houses
                    else [])
+_q("discard-piles")(lambda g, sc, a: [c for h in a["houses"] if h in g.state.houses
+                                       for c in g.state.houses[h].discards])
 
 
 @query("order-areas")
@@ -616,6 +753,14 @@ def _order_areas(g, sc, a):
     if a.get("near"):
         out = [x for x in out if g.board.are_adjacent(x, a["near"])]
     return out
+
+
+@query("unused-orders")
+def _unused_orders(g, sc, a):
+    from .planning import unused_tokens
+
+    among = a.get("among") or None
+    return sorted({o for o in unused_tokens(g, a["house"]) if among is None or o in among})
 
 
 def _strengths(g, cards):
@@ -641,6 +786,11 @@ def _card_with_strength(g, sc, a):
     return [c for c in a["cards"] if g.rules.card(c)["strength"] == a["strength"]]
 
 
+@query("cards-with-strength-at-most")
+def _cards_with_strength_at_most(g, sc, a):
+    return [c for c in a["cards"] if g.rules.card(c)["strength"] <= a["strength"]]
+
+
 @query("units")
 def _units(g, sc, a):
     houses = [a["house"]] if a.get("house") else list(g.state.houses)
@@ -651,6 +801,8 @@ def _units(g, sc, a):
         for i, u in enumerate(army["units"]):
             if a.get("kind") is None or u[0] == a["kind"]:
                 out.append(unit_ref(area, i))
+                if sc.combat is None:
+                    sc.extra.setdefault(_PIECES, {})[out[-1]] = u
     return out
 
 
@@ -687,15 +839,29 @@ def _areas(g, sc, a):
 _q("adjacent")(lambda g, sc, a: [x for x in g.board.neighbours(a["area"], a.get("kind"))
                                  if x not in g.state.blocked])
 _q("has-icon")(lambda g, sc, a: g.has_icon(a["area"], a["icon"]))
+_q("has-power-token")(lambda g, sc, a: g.state.power_tokens.get(a["area"]) is not None
+                      and a.get("house") in (None, g.state.power_tokens.get(a["area"])))
 _q("is-kind")(lambda g, sc, a: g.board.area(a["area"]).kind == a["kind"])
 _q("controls")(lambda g, sc, a: g.controller(a["area"]) == a["house"])
 _q("home-area")(lambda g, sc, a: g.rules.house(a["house"])["home"])
-_q("loyalty-areas")(lambda g, sc, a: sorted(a for a, n in g.loyalty().items() if n > 0))
+
+
+@query("loyalty-areas")
+def _loyalty_areas(g, sc, a):
+    out = sorted(area for area, n in g.loyalty().items() if n > 0)
+    if a.get("next-to"):
+        out = [x for x in out if any(y not in g.state.blocked for y in g.board.neighbours(x, a["next-to"]))]
+    return out
+
+
 _q("river-areas")(lambda g, sc, a: g.river_areas())
 _q("position")(lambda g, sc, a: g.state.position(a["house"], a["track"]))
 _q("power")(lambda g, sc, a: g.state.houses[a["house"]].power if a["house"] in g.state.houses else 0)
 _q("victory-points")(lambda g, sc, a: g.victory_points(a["house"]))
 _q("bid")(lambda g, sc, a: g.state.houses[a["house"]].last_bid)
+_q("wildling-threat")(lambda g, sc, a: g.state.wildling_threat)
+_q("westeros-decks")(lambda g, sc, a: [d for d in sorted(g.state.decks, key=lambda d: ("i", "ii", "iii", "iv").index(d))
+                                       if g.state.decks[d]])
 _q("others")(lambda g, sc, a: [h for h in g.turn_order if h != a["house"]])
 _q("player-houses")(lambda g, sc, a: [h for h in g.turn_order if not g.is_vassal(h)])
 _q("vassals")(lambda g, sc, a: [h for h in g.turn_order if g.is_vassal(h)])
@@ -705,6 +871,7 @@ _q("commander")(lambda g, sc, a: g.commander_of(a["house"]))
 _q("holder")(lambda g, sc, a: g.holder(a["token"]))
 _q("is-in-play")(lambda g, sc, a: a["house"] in g.state.houses)
 _q("count")(lambda g, sc, a: len(a["items"]))
+_q("numbers")(lambda g, sc, a: list(range(a["from"], a["to"] + 1)))
 _q("contains")(lambda g, sc, a: a["item"] in a["items"])
 _q("without")(lambda g, sc, a: [x for x in a["items"] if x not in a["removed"]])
 
@@ -748,9 +915,11 @@ def _degrade(g, sc, a, st):
 
 @handler("advance-dragon-strength")
 def _advance_dragons(g, sc, a, st):
-    # "any one token still on the round track" (R39.3): the furthest, so no earlier round loses its token
-    if g.state.dragon_tokens:
-        g.state.dragon_tokens.remove(max(g.state.dragon_tokens))
+    # "any one token still on the round track" (R39.3): the furthest, so no earlier round loses its token;
+    # with none left on the track there is nothing to move (R0.6)
+    if not g.state.dragon_tokens:
+        return _nothing()
+    g.state.dragon_tokens.remove(max(g.state.dragon_tokens))
     g.state.dragon_strength += 1
     g.emit("dragons", sc.rule, f"dragon strength is now {g.state.dragon_strength}")
     return _nothing()

@@ -48,13 +48,20 @@ class IronBankRules:
                 self.destroy_unit(area, idx, "R40.6.2", "unpaid interest")
 
     def _update_discount_holder(self) -> None:
+        """The Braavos token follows control of its area: a player taking control receives it at once; while
+        no player controls the area (nobody, or a vassal), it is set aside (R40.7.3)."""
         area = self.game_rec.get("loan_discount_area")
-        if not area or area not in self.board:
+        if not area or area not in self.board or area in self.state.neutral_forces:
             return
         ctrl = self.controller(area)
-        if ctrl is not None and ctrl != self.state.discount_holder and not self.is_vassal(ctrl):
-            self.state.discount_holder = ctrl
-            self.emit("loan-discount", "R40.7.3", f"{ctrl} takes the token of {area}", house=ctrl)
+        holder = ctrl if ctrl is not None and not self.is_vassal(ctrl) else None
+        if holder == self.state.discount_holder:
+            return
+        self.state.discount_holder = holder
+        if holder is None:
+            self.emit("loan-discount", "R40.7.3", f"no player controls {area}: its token is set aside", house=None)
+        else:
+            self.emit("loan-discount", "R40.7.3", f"{holder} takes the token of {area}", house=holder)
 
     def neutral_force_defeated(self, house: str, area: str) -> None:
         if area == self.game_rec.get("loan_discount_area") and not self.is_vassal(house):
@@ -83,11 +90,16 @@ class IronBankRules:
 
                 self.emit("muster-order", "R34.5", f"{house} musters in {area} (vassal muster order)", area=area)
                 yield from muster(self, house, [area], "R34.5")
+            else:
+                why = "in a port" if a.is_port else "without a castle or stronghold"
+                self.emit("muster-order", "R34.5", f"{house}'s muster order in {area} has no effect ({why})",
+                          area=area)
 
     def _buy_loan(self, house: str, area: str) -> Proc:
         st = self.state
         if self.is_vassal(house) or not st.bank:
             return
+        self._update_discount_holder()
         options = ["none"]
         for slot, loan in enumerate(st.bank):
             if loan is not None and self.loan_cost(house, slot) <= st.houses[house].power:

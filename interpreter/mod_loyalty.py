@@ -40,7 +40,9 @@ class LoyaltyRules:
 
     def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
         """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""
-        for giver in [h for h in self.turn_order if self.rules.house(h).get("gives_away_bids")]:
+        bids = dict(bids)  # the revealed bids (already recorded) stay as they were
+        givers = [h for h in self.turn_order if self.rules.house(h).get("gives_away_bids") and bids.get(h, 0) > 0]
+        for giver in givers:
             left = bids.get(giver, 0)
             bids[giver] = 0
             while left > 0:
@@ -52,6 +54,9 @@ class LoyaltyRules:
                 bids[pick] += 1
                 left -= 1
                 self.emit("give-bid", "R36.4.3", f"{giver} adds 1 to {pick}'s bid", house=pick)
+        if givers:
+            self.emit("bids", "R36.4.3", "bids after the gifts: " + ", ".join(f"{h} {b}" for h, b in bids.items()
+                                                                              if b), bids=dict(bids))
         return bids
 
     # ---- victory (R26, R37) -----------------------------------------------------------------------------
@@ -102,16 +107,24 @@ class LoyaltyRules:
                 self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, 2)
                 self.state.garrison_owner[home] = house
                 self.state.lost_homes.remove(home)
-                self.emit("garrison", "R37.8.2", f"{house} retakes {home}: its garrison returns", area=home)
+                more = f" and its victory track rises to {self.victory_points(house)}" if a.loyalty_token else ""
+                self.emit("garrison", "R37.8.2", f"{house} retakes {home}: its garrison returns{more}", area=home,
+                          house=house, points=self.victory_points(house))
             if self.controller(home) != house and home not in self.state.lost_homes:
                 self.state.lost_homes.append(home)
+                if a.loyalty_token:
+                    self.emit("loyalty-home-lost", "R37.8.1", f"{house} has lost control of {home}: its victory "
+                              f"track drops to {self.victory_points(house)}", house=house, area=home,
+                              points=self.victory_points(house))
         self.check_victory()
 
     def add_loyalty(self, area: str, n: int, rule: str) -> None:
         total = self.game_rec.get("loyalty_tokens") or 20
         on_board = sum(self.state.loyalty.values())
-        if n > 0:
-            n = min(n, total - on_board)  # none left: the placement is skipped (R37.5)
+        if n > 0 and n > total - on_board:
+            self.emit("loyalty-skipped", "R37.5", f"no loyalty token left for {area}: the placement is skipped",
+                      area=area)
+            n = max(0, total - on_board)
         super().add_loyalty(area, n, rule)
 
     # ---- dragons (R38) ---------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ class VassalRules:
 
     def holder(self, token: str) -> str:
         """The highest player house on the track; vassals never hold dominance tokens (R35.7)."""
+        if token in self.state.seized_tokens:
+            return self.state.seized_tokens[token]
         track = self.rules.dominance_tokens[token]
         return next(h for h in self.state.tracks[track] if not self.is_vassal(h))
 
@@ -103,9 +105,13 @@ class VassalRules:
         ctrl = self.controller(area)
         ctrl_commander = self.commander_of(ctrl) if ctrl is not None and self.is_vassal(ctrl) else None
         if self.is_vassal(house):
+            # no ports, no areas of the commander or of its other vassals (R34.3); its own areas are fine
+            if self.board.area(area).is_port:
+                return False
+            if ctrl is None or ctrl == house:
+                return True
             commander = self.commander_of(house)
-            # no ports, no areas of the commander or of its other vassals (R34.3)
-            return not (self.board.area(area).is_port or ctrl == commander or ctrl_commander == commander)
+            return ctrl != commander and ctrl_commander != commander
         return ctrl_commander != house  # a commander never enters its vassals' areas (R35.10)
 
     def is_enemy(self, house: str, other: str) -> bool:

@@ -43,7 +43,8 @@ def mustering_points(g: Game, area: str) -> int:
 
 
 def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -> list[str]:
-    """Where a house may put a new unit outside mustering: areas it controls or holds units in (R41.1)."""
+    """Where a house may put a new unit outside mustering: areas it controls or holds units in (R41.1), or,
+    when the effect names the areas (`allowed`), any of those without another house's units (R39.4)."""
     domain = g.rules.unit_kinds[kind]["domain"]
     out = []
     for a in g.board.areas:
@@ -58,7 +59,7 @@ def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -
             continue
         if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= 3):
             continue
-        if here != house and not (a.is_land and g.controller(a.id) == house) and not a.is_port:
+        if allowed is None and here != house and not (a.is_land and g.controller(a.id) == house) and not a.is_port:
             continue
         if g.fits_supply(house, {a.id: 1}):
             out.append(a.id)

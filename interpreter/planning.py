@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 PASS = "pass"
 LOOK = "look-at-wildlings"
+NONE = "none"
 
 
 def star_limit(g: Game, house: str) -> int:
@@ -57,19 +58,43 @@ def legal_tokens(g: Game, house: str, area: str) -> list[str]:
     return sorted(out)
 
 
+def placeable(g: Game, house: str) -> int:
+    """How many more tokens the house can still place: its unused legal tokens, ★ ones up to its limit."""
+    plain = stars = 0
+    for tok in unused_tokens(g, house):
+        if tok in g.state.forbidden_orders:
+            continue
+        if g.rules.order(tok)["star"]:
+            stars += 1
+        else:
+            plain += 1
+    return plain + min(stars, max(0, star_limit(g, house) - stars_used(g, house)))
+
+
 def assign_orders(g: Game) -> Proc:
-    """Every house puts one order in each area holding its units while it has a legal token (R13.2)."""
+    """Every house puts one order in each area holding its units while it has a legal token (R13.2).
+
+    A house with more areas than tokens it may still place chooses which areas stay without one
+    (R13.2.4): while that is so, `none` is also offered.
+    """
     st = g.state
     for house in g.turn_order:
         if g.is_vassal(house):
             continue  # vassal orders come after the houses' own (R34.1)
-        for area in st.areas_of(house):
+        areas = st.areas_of(house)
+        for i, area in enumerate(areas):
             options = legal_tokens(g, house, area)
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
+            if len(areas) - i > placeable(g, house):
+                options = [*options, NONE]
             token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
                                         area=area)
+            if token == NONE:
+                g.emit("no-order", "R13.2.4", f"{house} leaves {area} without an order (too few legal tokens)",
+                       house=house, area=area)
+                continue
             st.orders[area] = {"house": house, "order": token}
     yield from g.vassal_orders()
     placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}

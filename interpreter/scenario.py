@@ -23,10 +23,12 @@ from .rules import Rules
 from .state import GameState, HouseState
 
 SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
-                 "otherwise", "stop-after", "expect", "tides-of-battle", "players"}
+                 "otherwise", "stop-after", "expect", "tides-of-battle", "players", "gifts"}
 POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "orders", "power-tokens",
                  "garrisons", "neutral-forces", "blocked", "decks", "wildling-deck", "wildling-threat",
-                 "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength"}
+                 "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
+                 "dragon-tokens", "loyalty-points",
+                 "commanders", "bank", "loan-deck", "loans", "loan-discount-holder"}
 EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left"}
 
 
@@ -84,6 +86,7 @@ class Scenario:
     tides: bool = False
     description: str = ""
     players: list[str] | None = None  # Mother of Dragons: the player houses (the others are vassals)
+    gifts: list = field(default_factory=list)  # Mother of Dragons: power gifts made before the run (R42.4)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
@@ -118,7 +121,7 @@ class Scenario:
                    data.get("setup", "base-6p"), int(data.get("seed", 1)), pos, list(data.get("decisions") or []),
                    dict(data.get("defaults") or {}), data.get("otherwise", "fail"), data.get("stop-after"),
                    exp, bool(data.get("tides-of-battle", False)), data.get("description", ""),
-                   data.get("players"))
+                   data.get("players"), list(data.get("gifts") or []))
 
     # ---- the position
     def build_state(self, rules: Rules) -> GameState:
@@ -172,7 +175,8 @@ class Scenario:
                                 "orders: " + ", ".join(sorted(rules.bundle["orders"])))
                 st.orders[area] = {"house": house.strip(), "order": order}
         for key, attr in (("power-tokens", "power_tokens"), ("neutral-forces", "neutral_forces"),
-                          ("loyalty", "loyalty"), ("improvements", "improvements")):
+                          ("loyalty", "loyalty"), ("improvements", "improvements"),
+                          ("loyalty-points", "loyalty_points")):
             if key in p:
                 setattr(st, attr, dict(p[key] or {}))
         if "garrisons" in p:
@@ -194,9 +198,29 @@ class Scenario:
         if "wildling-deck" in p:
             rest = [c for c in st.wildling_deck if c not in p["wildling-deck"]]
             st.wildling_deck = list(p["wildling-deck"]) + rest
+        for vassal, commander in (p.get("commanders") or {}).items():
+            self._check_house(st, vassal)
+            self._check_house(st, commander)
+            st.commanders[vassal] = commander
+        for key in ("bank", "loan-deck"):
+            for loan in p.get(key) or []:
+                if loan is not None and loan not in rules.bundle["loans"]:
+                    raise _fail(self.path, f"{key}: unknown loan '{loan}'",
+                                "loans: " + ", ".join(rules.bundle["loans"]))
+        if "bank" in p:  # loans not in the bank go back to the loan deck (a loan is never in both)
+            old = [c for c in st.bank if c is not None]
+            st.bank = list(p["bank"] or [])
+            st.loan_deck = [c for c in st.loan_deck + old if c not in st.bank]
+        if "loan-deck" in p:
+            top = list(p["loan-deck"] or [])
+            st.loan_deck = top + [c for c in st.loan_deck if c not in top and c not in st.bank]
+        if "loans" in p:
+            st.loans = {h: list(v) for h, v in (p["loans"] or {}).items()}
+        if "loan-discount-holder" in p:
+            st.discount_holder = p["loan-discount-holder"]
         for key, attr in (("wildling-threat", "wildling_threat"), ("blade-used", "blade_used"),
                           ("raven-used", "raven_used"), ("forbidden-orders", "forbidden_orders"),
-                          ("dragon-strength", "dragon_strength")):
+                          ("dragon-strength", "dragon_strength"), ("dragon-tokens", "dragon_tokens")):
             if key in p:
                 setattr(st, attr, p[key])
         return st
@@ -243,7 +267,10 @@ def _answer_for(sc: Scenario, d: Decision, script: list):
     if script:
         entry = script[0]
         if isinstance(entry, dict) and "answer" in entry:
-            if entry.get("kind") not in (None, d.kind) or entry.get("house") not in (None, d.house):
+            if (entry.get("kind") not in (None, d.kind) or entry.get("house") not in (None, d.house)
+                    or entry.get("for") not in (None, d.info.get("for", d.house))):
+                if d.kind in sc.defaults:  # the entry waits for its own decision; this one takes the default
+                    return sc.defaults[d.kind], "default"
                 return None, "script-mismatch"
             script.pop(0)
             return entry["answer"], "script"
@@ -260,9 +287,18 @@ def _answer_for(sc: Scenario, d: Decision, script: list):
 
 def run_scenario(rules: Rules, sc: Scenario) -> Result:
     state = sc.build_state(rules)
-    game = new_game(rules, sc.setup, seed=sc.seed, state=state,
+    game = new_game(rules, sc.setup, seed=sc.seed, state=state, start=False,
                     options=ModOptions(tides_of_battle=sc.tides, stop_after=sc.stop_after, player_houses=sc.players))
     result = Result(sc, game)
+    for gift in sc.gifts:  # power gifts between players, made before the rules start (R42.4)
+        try:
+            game.gift_power(gift["from"], gift["to"], int(gift["amount"]))
+        except (IllegalDecision, AttributeError, KeyError, TypeError, ValueError) as e:
+            why = e.diagnostics.items[0].message if isinstance(e, IllegalDecision) else str(e)
+            result.error = f"gift {gift}: {why}"
+            _check(result)
+            return result
+    game._advance(None, first=True)
     script = list(sc.decisions)
     seen = 0
     while True:

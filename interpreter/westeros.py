@@ -48,7 +48,7 @@ def westeros_phase(g: Game) -> Proc:
         rec = g.rules.westeros_card(card)
         g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
         for area in rec.get("banner", []):
-            g.add_loyalty(area, 1, "R39")
+            g.add_loyalty(area, 1, "R37.4.2")
         yield from run(g, rec["effect"], Scope(card=card, rule=f"R6.2.4 {card}"))
         g.check_victory()
     yield from g.westeros_end_hooks()
@@ -103,6 +103,7 @@ def influence_bidding(g: Game) -> Proc:
         decider = g.holder(g.token_of_track(g.turn_track))
         order = yield from _rank(g, bids, decider, "R10.4", f"on the {track} track")
         g.set_track(track, order, "R10.3")
+        g.state.seized_tokens.pop(g.token_of_track(track), None)  # the new first place takes it (R10.6)
 
 
 def _pick_bidder(g: Game, bids: dict[str, int], highest: bool, decider: str) -> Proc:
@@ -155,7 +156,8 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
             st.wildling_threat = max(track[0], st.wildling_threat - 2 * (track[1] - track[0]))
     st.wildling_deck.append(card)
     g.emit("wildling-card", "R11.6.5", f"{rec['name']} goes to the bottom of the wildling deck", card=card)
-    g.emit("wildlings", "R11.8", f"the wildling threat is now {st.wildling_threat}", threat=st.wildling_threat)
+    if on_track:
+        g.emit("wildlings", "R11.8", f"the wildling threat is now {st.wildling_threat}", threat=st.wildling_threat)
     g.check_victory()
 
 

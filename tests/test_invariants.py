@@ -16,9 +16,13 @@ every decision point and once at the end:
   wildling track (0..12, even);
 - the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3.
 
-The default run plays 200 games (3, 4, 5 and 6 players; random and heuristic agents). `--runslow`
-adds a long run of MAESTER_GAMES games (default 2000). Failure messages name the setup, the seed, the
-agent kind, the decision number and the invariant.
+The default run plays 200 games (3, 4, 5 and 6 players; random and heuristic agents, seeds 0..24 each).
+`--runslow` adds a long run of MAESTER_GAMES games (default 2000) from seed MAESTER_SEED (default 100000):
+
+    MAESTER_GAMES=4000 python -m pytest tests/test_invariants.py --runslow -k many_games
+
+Failure messages name the setup, the seed, the agent kind, the decision number and the invariant; every
+failing game of a run is reported (up to 5 shown), not only the first.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ SETUPS = ["base-3p", "base-4p", "base-5p", "base-6p"]
 KINDS = ["random", "heuristic"]
 DEFAULT_GAMES = 200  # the default run, spread evenly over SETUPS x KINDS
 SLOW_GAMES = int(os.environ.get("MAESTER_GAMES", "2000"))
-SLOW_SEED_BASE = 100_000  # the long run does not replay the default run's seeds
+SLOW_SEED_BASE = int(os.environ.get("MAESTER_SEED", "100000"))  # the long run's first seed (not the default's)
 HOUSE_CARDS = 7
 # decisions taken while houses may still be over their supply limit (R8.4)
 RECONCILING = {"reconcile"}
@@ -72,12 +76,17 @@ def in_combat(g: Game) -> bool:
 
 
 class Checker:
-    """Checks one game's position; `check()` returns the list of broken invariants (empty if none)."""
+    """Checks one game's position; `check()` returns the list of broken invariants (empty if none).
+
+    Everything is computed here from the plain state and the bundle, independently of the engine's own
+    helpers where that is cheap (armies and supply pairing, R8.3), so an engine bug is not mirrored.
+    """
 
     def __init__(self, g: Game):
         self.g = g
         rules = g.rules
         self.houses = list(g.state.houses)
+        self.sorted_houses = sorted(self.houses)
         self.power_total = {h: rules.house(h)["power_tokens"] for h in self.houses}
         self.limits = {h: dict(rules.house(h)["unit_limits"]) for h in self.houses}
         self.domain = {k: rec["domain"] for k, rec in rules.unit_kinds.items()}
@@ -89,55 +98,67 @@ class Checker:
         self.track_ids = list(g.game_rec["tracks"])
         self.wildling_track = set(g.game_rec["wildling_track"])
         self.max_supply = rules.max_supply(g.state.game)
+        self.supply_table = {lvl: sorted(rules.supply_limits(g.state.game, lvl), reverse=True)
+                             for lvl in range(self.max_supply + 1)}
 
     def check(self, decision_kind: str | None = None) -> list[str]:
         g, st = self.g, self.g.state
         bad: list[str] = []
         combat = in_combat(g)
+        houses = st.houses
 
         # power (R2.5)
-        on_board = Counter(st.power_tokens.values())
-        for h in self.houses:
-            avail = st.houses[h].power
-            total = avail + on_board[h]
-            if avail < 0:
-                bad.append(f"power: {h} has {avail} available power")
-            if total > self.power_total[h]:
-                bad.append(f"power: {h} has {avail} available + {on_board[h]} on the board = {total} "
-                           f"> {self.power_total[h]} tokens")
+        on_board = dict.fromkeys(self.houses, 0)
         for area, h in st.power_tokens.items():
-            if h not in st.houses:
+            if h not in on_board:
                 bad.append(f"power: token of unknown house {h!r} in {area}")
+                continue
+            on_board[h] += 1
             if self.kind_of.get(area) != "land":
                 bad.append(f"power: {h}'s power token in {area}, not a land area")
-            elif st.house_in(area) not in (None, h):
-                bad.append(f"power: {h}'s power token in {area} held by {st.house_in(area)}'s units (R16.6)")
+            else:
+                here = st.units.get(area)
+                if here is not None and here["house"] != h:
+                    bad.append(f"power: {h}'s power token in {area} held by {here['house']}'s units (R16.6)")
+        for h in self.houses:
+            avail = houses[h].power
+            if avail < 0:
+                bad.append(f"power: {h} has {avail} available power")
+            if avail + on_board[h] > self.power_total[h]:
+                bad.append(f"power: {h} has {avail} available + {on_board[h]} on the board = "
+                           f"{avail + on_board[h]} > {self.power_total[h]} tokens")
 
-        # units (R1.8, R24, unit limits)
+        # units (R1.8, R24, unit limits) and armies (R8)
         counts: Counter = Counter()
+        armies: dict[str, list[int]] = {h: [] for h in self.houses}
+        standing = st.phase in ("planning", "westeros")
         for area, army in st.units.items():
             h = army["house"]
+            units = army["units"]
             kind = self.kind_of.get(area)
             if kind is None:
                 bad.append(f"units: {h} units in {area}, not an area of the board")
                 continue
-            if h not in st.houses:
+            if h not in armies:
                 bad.append(f"units: units of unknown house {h!r} in {area}")
-            if not army["units"]:
+                continue
+            if not units:
                 bad.append(f"units: an empty army of {h} is left in {area}")
+            elif len(units) >= 2:
+                armies[h].append(len(units))
             ships = 0
-            for k, routed in army["units"]:
+            for k, routed in units:
                 counts[h, k] += 1
                 domain = self.domain.get(k)
-                if domain == "land" and kind != "land":
-                    bad.append(f"units: {h} land unit {k} in {area} ({kind})")
-                elif domain == "sea":
+                if domain == "sea":
                     ships += 1
                     if kind == "land":
                         bad.append(f"units: {h} ship in land area {area}")
-                if routed and st.phase in ("planning", "westeros"):
+                elif kind != "land":
+                    bad.append(f"units: {h} land unit {k} in {area} ({kind})")
+                if routed and standing:
                     bad.append(f"units: {h} {k} in {area} is still routed in the {st.phase} phase (R18.5)")
-            if kind == "port" and ships > 3:
+            if ships > 3 and kind == "port":
                 bad.append(f"units: {ships} ships of {h} in port {area} (max 3, R24)")
             if area in st.blocked:
                 bad.append(f"units: {h} units in blocked area {area}")
@@ -146,22 +167,23 @@ class Checker:
             owner = st.garrison_owner.get(area)
             if owner is not None and owner != h:
                 bad.append(f"units: {h} units in {area} with {owner}'s garrison still there (R21.1)")
-        for h in self.houses:
-            for k, limit in self.limits[h].items():
-                if counts[h, k] > limit:
-                    bad.append(f"units: {h} has {counts[h, k]} {k} on the board > limit {limit}")
-        for h, k in counts:
-            if k not in self.limits.get(h, {}) and counts[h, k]:
-                bad.append(f"units: {h} has {counts[h, k]} {k} but no limit for that kind")
+        for (h, k), n in counts.items():
+            limit = self.limits[h].get(k)
+            if limit is None:
+                bad.append(f"units: {h} has {n} {k} but no unit limit for that kind")
+            elif n > limit:
+                bad.append(f"units: {h} has {n} {k} on the board > limit {limit}")
 
         # orders (R13, R14.7): outside combat only (the marching army is off the board meanwhile)
-        if not combat:
+        if st.orders and not combat:
+            if st.phase == "westeros":
+                bad.append(f"orders: {len(st.orders)} orders left on the board in the Westeros phase")
             per_house: dict[str, Counter] = {}
             for area, order in st.orders.items():
-                here = st.house_in(area)
-                if order["house"] != here:
+                here = st.units.get(area)
+                if here is None or order["house"] != here["house"]:
                     bad.append(f"orders: {order['house']}'s {order['order']} in {area} where "
-                               f"{'nobody' if here is None else here} has units")
+                               f"{'nobody' if here is None else here['house']} has units")
                 per_house.setdefault(order["house"], Counter())[order["order"]] += 1
             for h, used in per_house.items():
                 over = used - self.tokens
@@ -174,32 +196,31 @@ class Checker:
                     forbidden = [o for o in used if o in st.forbidden_orders]
                     if forbidden:
                         bad.append(f"orders: {h} placed forbidden orders {forbidden}")
-        if st.phase == "westeros" and st.orders and not combat:
-            bad.append(f"orders: {len(st.orders)} orders left on the board in the {st.phase} phase")
 
-        # supply (R8): whenever no reconciliation is pending
+        # supply (R8.3): whenever no reconciliation is pending
         for h in self.houses:
-            if not 0 <= st.houses[h].supply <= self.max_supply:
-                bad.append(f"supply: {h} is at supply {st.houses[h].supply}, off the track")
-        if decision_kind not in RECONCILING:
-            for h in self.houses:
-                if not g.fits_supply(h):
-                    bad.append(f"supply: {h} armies {sorted(_armies(st, h), reverse=True)} exceed its limits "
-                               f"{g.supply_limits(h)} (supply {st.houses[h].supply})")
+            level = houses[h].supply
+            if level not in self.supply_table:
+                bad.append(f"supply: {h} is at supply {level}, off the track")
+            elif decision_kind not in RECONCILING:
+                sizes = sorted(armies[h], reverse=True)
+                limits = self.supply_table[level]
+                if len(sizes) > len(limits) or any(s > lim for s, lim in zip(sizes, limits, strict=False)):
+                    bad.append(f"supply: {h} armies {sizes} exceed its limits {limits} (supply {level})")
 
         # house cards: hand + discards + removed are the house's cards, each once
         for h in self.houses:
-            hs = st.houses[h]
-            held = hs.hand + hs.discards + hs.removed
-            if len(held) != HOUSE_CARDS or sorted(held) != self.cards[h]:
+            hs = houses[h]
+            if len(hs.hand) + len(hs.discards) + len(hs.removed) != HOUSE_CARDS or \
+                    sorted(hs.hand + hs.discards + hs.removed) != self.cards[h]:
                 bad.append(f"cards: {h} hand {sorted(hs.hand)} + discards {sorted(hs.discards)} + removed "
-                           f"{sorted(hs.removed)} = {len(held)} cards, not its {HOUSE_CARDS} cards")
+                           f"{sorted(hs.removed)} are not its {HOUSE_CARDS} cards {self.cards[h]}")
 
         # tracks and wildlings
         if list(st.tracks) != self.track_ids:
             bad.append(f"tracks: {list(st.tracks)} instead of {self.track_ids}")
         for track, order in st.tracks.items():
-            if sorted(order) != sorted(self.houses) or len(order) != len(self.houses):
+            if sorted(order) != self.sorted_houses:
                 bad.append(f"tracks: {track} is {order}, not a permutation of {self.houses}")
         if st.wildling_threat not in self.wildling_track or st.wildling_threat % 2:
             bad.append(f"wildlings: threat {st.wildling_threat} not on the track {sorted(self.wildling_track)}")
@@ -233,10 +254,6 @@ class Checker:
         return bad
 
 
-def _armies(st: GameState, house: str) -> list[int]:
-    return [len(a["units"]) for a in st.units.values() if a["house"] == house and len(a["units"]) >= 2]
-
-
 def play_checked(rules: Rules, setup: str, seed: int, kind: str) -> Game:
     """Play one complete game, checking every invariant at every decision and at the end."""
     g = Game(rules, setup, seed=seed)
@@ -250,7 +267,12 @@ def play_checked(rules: Rules, setup: str, seed: int, kind: str) -> Game:
             raise InvariantError(f"{where}, before decision #{d.number} ({d.kind} by {d.house}, rule {d.rule}, "
                                  f"round {g.state.round} {g.state.phase}; last event: {_last(g)}):\n  "
                                  + "\n  ".join(bad))
-        g.answer(agents[d.house].act(g, d))
+        try:
+            g.answer(agents[d.house].act(g, d))
+        except Exception as e:  # an engine crash is a failure too: say where
+            raise InvariantError(f"{where}, answering decision #{d.number} ({d.kind} by {d.house}, rule {d.rule}, "
+                                 f"round {g.state.round} {g.state.phase}): the engine raised "
+                                 f"{type(e).__name__}: {e}") from e
     bad = checker.check_end()
     if bad:
         raise InvariantError(f"{where}, at the end after {len(g.answers)} decisions (round {g.state.round}; "
@@ -273,9 +295,8 @@ def run_games(rules: Rules, setup: str, kind: str, seeds) -> None:
             play_checked(rules, setup, seed, kind)
         except InvariantError as e:
             failures.append(str(e))
-        except Exception as e:  # an engine crash is a failure too: say which game
-            failures.append(f"setup {setup}, seed {seed}, {kind} agents: the engine raised "
-                            f"{type(e).__name__}: {e}")
+        except Exception as e:  # a crash while setting up the game
+            failures.append(f"setup {setup}, seed {seed}, {kind} agents: {type(e).__name__}: {e}")
     if failures:
         shown = "\n".join(failures[:5])
         more = f"\n... and {len(failures) - 5} more failing games" if len(failures) > 5 else ""
@@ -316,8 +337,16 @@ def test_the_checker_sees_a_broken_position(rules):
     st.houses[h].hand.pop()
     sea = next(a.id for a in g.board.areas if a.is_sea and a.id not in st.units)
     st.add_unit(sea, h, "footman")
+    land = next(a.id for a in g.board.areas if a.is_land and a.id not in st.units and a.id not in st.blocked
+                and a.id not in st.neutral_forces and a.id not in st.garrison_owner)
+    for _ in range(3):
+        st.add_unit(land, h, "footman")
+    st.houses[h].supply = 0
+    empty = next(a.id for a in g.board.areas if a.is_land and a.id not in st.units)
+    st.orders[empty] = {"house": h, "order": "march"}
     bad = " | ".join(checker.check(g.decision.kind))
-    for what in ("power:", "tracks:", "wildlings:", "cards:", f"land unit footman in {sea}"):
+    for what in ("power:", "tracks:", "wildlings:", "cards:", f"land unit footman in {sea}", "supply:",
+                 f"orders: {h}'s march in {empty} where nobody has units"):
         assert what in bad, (what, bad)
 
 
@@ -365,3 +394,89 @@ def test_a_game_replays_from_its_answers(rules, setup):
     assert g2.state.hash() == g.state.hash(), f"setup {setup}, seed 23: replayed hash differs"
     assert g2.events == g.events, f"setup {setup}, seed 23: replayed events differ"
     assert g2.summary() == g.summary()
+
+
+# ---- engine bugs found by the invariant runs, as hand-made positions -----------------------------------
+
+def _drive(gen, answers: list) -> list:
+    """Run a rules procedure, answering its decisions from `answers`; returns the decisions asked."""
+    asked = []
+    try:
+        d = next(gen)
+        while True:
+            asked.append(d)
+            if not answers:
+                raise AssertionError(f"unexpected decision #{len(asked)}: {d.kind} {d.prompt} {d.options}")
+            d = gen.send(answers.pop(0))
+    except StopIteration:
+        return asked
+
+
+def _renly_combat(rules, attacking_knights: int, board_knights: int):
+    """Baratheon attacks Crackclaw Point from Blackwater with Renly, supported from The Mountains of the Moon."""
+    from maester.interpreter.combat import Combat
+
+    g = Game(rules, "base-3p", seed=0)
+    st = g.state
+    st.units, st.orders, st.power_tokens = {}, {}, {}
+    for _ in range(board_knights):
+        st.add_unit("kingswood", "baratheon", "knight")
+    st.add_unit("the-mountains-of-the-moon", "baratheon", "footman")
+    st.orders["the-mountains-of-the-moon"] = {"house": "baratheon", "order": "support"}
+    st.orders["blackwater"] = {"house": "baratheon", "order": "march"}
+    st.add_unit("crackclaw-point", "stark", "footman")
+    attacking = [["knight", False] for _ in range(attacking_knights)] + [["footman", False]]
+    c = Combat("baratheon", "stark", "crackclaw-point", "blackwater", attacking, 0)
+    c.support["the-mountains-of-the-moon"] = "attacker"
+    c.cards = {"baratheon": "renly-baratheon", "stark": sorted(st.houses["stark"].hand)[0]}
+    c.winner, c.loser = "baratheon", "stark"
+    return g, c
+
+
+def test_renly_upgrade_respects_the_knight_limit_while_knights_attack(rules):
+    """Units held off the board by a combat count against the unit limits (R2.1). Regression: found with
+    base-3p seed 2075 heuristic agents, decision #388 (6 Baratheon knights)."""
+    from maester.interpreter.combat import _abilities
+
+    g, c = _renly_combat(rules, attacking_knights=3, board_knights=2)  # all 5 knights in use
+    asked = _drive(_abilities(g, c, "after-winner-determination"), ["yes", "the-mountains-of-the-moon#0"])
+    knights = g.state.unit_count("baratheon", "knight") + sum(1 for u in c.attacking if u[0] == "knight")
+    assert knights <= 5, (f"baratheon has {knights} knights (limit 5) after Renly's upgrade; decisions asked: "
+                          f"{[(d.kind, d.options) for d in asked]}")
+
+
+def test_renly_upgrades_an_attacking_footman(rules):
+    """Renly may upgrade a participating attacking Footman (regression: `replace-unit` once ignored
+    units on the march, '@attack#i', after offering them)."""
+    from maester.interpreter.combat import _abilities
+
+    g, c = _renly_combat(rules, attacking_knights=1, board_knights=0)
+    asked = _drive(_abilities(g, c, "after-winner-determination"), ["yes", "@attack#1"])
+    assert "@attack#1" in asked[-1].options
+    assert [u[0] for u in c.attacking] == ["knight", "knight"], f"the attacking units are {c.attacking}"
+
+
+def test_failed_neutral_force_attack_cannot_break_supply(rules):
+    # found with base-3p seed 1024 random agents, decision #316: a failed attack on a neutral force sent its
+    # units back to an origin the march's supply check had counted them out of (R16.7, R25.3)
+    from maester.interpreter.action import resolve_march
+
+    g = Game(rules, "base-3p", seed=0)
+    st = g.state
+    st.units, st.orders, st.power_tokens = {}, {}, {}
+    for _ in range(3):
+        st.add_unit("blackwater", "baratheon", "footman")
+    st.add_unit("crackclaw-point", "baratheon", "footman")
+    st.add_unit("dragonstone", "baratheon", "footman")
+    st.add_unit("dragonstone", "baratheon", "knight")
+    st.houses["baratheon"].supply = 1  # armies 3 and 2 allowed: blackwater 3 + dragonstone 2 fit
+    st.orders["blackwater"] = {"house": "baratheon", "order": "march"}
+    assert g.fits_supply("baratheon") and st.neutral_forces.get("kings-landing", 0) > 1
+    first = next(resolve_march(g, "baratheon", "blackwater"))
+    if "footman:kings-landing" not in first.options:
+        return  # the engine forbids a march too weak for the neutral force up front (R25.3): fine
+    st.orders["blackwater"] = {"house": "baratheon", "order": "march"}
+    _drive(resolve_march(g, "baratheon", "blackwater"), ["footman:kings-landing", "footman:crackclaw-point", "done"])
+    armies = sorted((len(a["units"]) for a in st.units.values() if a["house"] == "baratheon" and len(a["units"]) > 1),
+                    reverse=True)
+    assert g.fits_supply("baratheon"), f"baratheon armies {armies} exceed its supply limits {g.supply_limits('baratheon')}"

@@ -23,7 +23,7 @@ MOD_BOARDS = ("mod-westeros", "mod-essos")
 DEFAULTS = {
     "id": None, "name": None, "kind": None, "side": "westeros", "castle": "none", "supply": 0, "power": 0,
     "home": None, "garrison": None, "neutral_force": None, "loyalty_token": False, "garrison_returns": False,
-    "port_of": None, "port_sea": None,
+    "river": False, "port_of": None, "port_sea": None,
 }
 # reference field -> our field (garrison_or_neutral_force is split by home_of, see ref_area)
 FIELD_MAP = {
@@ -39,6 +39,14 @@ FIELD_MAP = {
 # { on the-bite }`). test_white_harbor_port_correction_is_justified checks the premise on the
 # reference adjacency; the expected MoD boards then use port_sea = "the-bite".
 PORT_SEA_CORRECTIONS = {board: {"port-of-white-harbor": "the-bite"} for board in MOD_BOARDS}
+
+# Addition to the reference: the map data has no rivers. rules.md R39.9 (Watering the Seed) lists the land
+# areas next to a river, the same on every board; the expected boards mark exactly those (`river`), and
+# test_river_areas_follow_the_rules reads the list back from rules.md.
+RULES_MD = MAP_YAML.parent / "rules.md"
+RIVER_AREAS = {"winterfell", "moat-cailin", "greywater-watch", "seagard", "the-twins", "riverrun",
+               "the-mountains-of-the-moon", "harrenhal", "crackclaw-point", "three-towers", "princes-pass",
+               "starfall"}
 
 
 
@@ -69,6 +77,8 @@ def build_expected(ref: dict) -> dict[str, dict]:
     base = ref["base"]
     boards = {"base": {"areas": {a["id"]: ref_area(a) for a in base["areas"]},
                        "borders": pairs(base["adjacency"]), "links": set()}}
+    for area_id in RIVER_AREAS:
+        boards["base"]["areas"][area_id]["river"] = True
     assert len(boards["base"]["areas"]) == len(base["areas"]), "duplicate area ids in the reference base"
     # mod_westeros lists only the ids of its added areas; their records are in mod_essos.areas_added
     records = {a["id"]: a for a in ref["mod_essos"]["areas_added"]}
@@ -92,6 +102,8 @@ def build_expected(ref: dict) -> dict[str, dict]:
             seas = {x for x in _neighbours(borders, port) if areas[x]["kind"] == "sea"}
             assert seas == {sea}, f"{key}: correcting {port} to open on {sea}, but it borders seas {seas}"
             areas[port]["port_sea"] = sea
+        for area_id in RIVER_AREAS:
+            areas[area_id]["river"] = True
         boards[board_id] = {"areas": areas, "borders": borders,
                             "links": pairs(diff.get("westeros_essos_links", []))}
     return boards
@@ -238,3 +250,16 @@ def test_reference_base_totals_match_rules_b1(expected):
 
 def test_base_board_totals_match_rules_b1(compiled):
     assert _totals(_board(compiled, "base")["areas"].values()) == B1_TOTALS
+
+
+def test_river_areas_follow_the_rules(expected):
+    """RIVER_AREAS is exactly the list of rules.md R39.9, and every one is a land area of every board."""
+    if not RULES_MD.exists():
+        pytest.skip(f"rules.md not found at {RULES_MD}")
+    text = RULES_MD.read_text(encoding="utf-8")
+    rule = text.split("- **R39.9")[1].split("\n- **")[0]
+    names = rule.split("River areas")[1].split("):", 1)[1].replace("\n", " ").rstrip(". ").split(",")
+    by_name = {a["name"]: a["id"] for a in expected["base"]["areas"].values()}
+    assert {by_name[n.strip()] for n in names} == RIVER_AREAS
+    for board in expected.values():
+        assert all(board["areas"][a]["kind"] == "land" for a in RIVER_AREAS)

@@ -7,6 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from maester.interpreter.agents import agents_for
+from maester.interpreter.game import Game
 from maester.interpreter.mod import new_game
 from maester.interpreter.rules import Rules, apply_variant
 from maester.tools.cli import app
@@ -55,3 +56,16 @@ def test_play_with_a_variant_logs_it_and_replays(tmp_path):
 def test_unknown_variant_is_a_clear_error():
     r = CliRunner().invoke(app, ["play", "--variant", "targaryen-c"])
     assert r.exit_code == 1 and "unknown variant 'targaryen-c'" in r.output and "targaryen-b" in r.output
+
+
+def test_alternate_house_card_set_deals_adwd_ffc_arryn_and_targaryen_b(bundle):
+    """R42.6: the alternate set replaces the base decks by A Dance with Dragons, Arryn by A Feast for Crows and
+    Targaryen A by B; `adwd-base` gives the base game the A Dance with Dragons decks."""
+    game = new_game(Rules(apply_variant(bundle, "alternate")), "mod-8p", seed=5)
+    sets = {h: {bundle["house_cards"][c]["set"] for c in hs.hand} for h, hs in game.state.houses.items()
+            if not game.is_vassal(h)}
+    expected = {"arryn": {"ffc-arryn"}, "targaryen": {"mod-targaryen-b"}}
+    assert sets and all(s == expected.get(h, {"adwd"}) for h, s in sets.items()), sets
+    base = Game(Rules(apply_variant(bundle, "adwd-base")), "base-6p", seed=5)
+    assert {bundle["house_cards"][c]["set"] for hs in base.state.houses.values() for c in hs.hand} == {"adwd"}
+    assert all(len(hs.hand) == 7 for hs in base.state.houses.values())

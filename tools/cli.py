@@ -621,6 +621,14 @@ def version() -> None:
     out.print(f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})")
 
 
+@app.command()
+def lsp() -> None:
+    """Run the language server on stdin/stdout: live diagnostics, hover and completion for .mst files."""
+    from maester.tools.lsp import start
+
+    start()
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,66 @@
+"""Smoke test: both benchmark scripts run at a tiny size through their `main(argv)` (no timing assertions)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from maester.interpreter.rules import Rules
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load(name: str):
+    path = BENCHMARKS / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"maester_bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules.default()
+
+
+@pytest.mark.parametrize("agents", ["random", "heuristic"])
+def test_bench_games_runs(rules, capsys, agents):
+    result = load("bench_games").main(["--games", "2", "--agents", agents], rules=rules)
+    out = capsys.readouterr().out
+    assert "games/second" in out and "decisions/second" in out and "decisions/game" in out
+    assert result["games"] == 2 and result["setup"] == "base-6p"
+    assert result["mean_decisions"] > 0 and result["games_per_s"] > 0
+
+
+def test_bench_games_other_setup(rules, capsys):
+    result = load("bench_games").main(["--games", "1", "--setup", "base-3p", "--seed", "5"], rules=rules)
+    assert result["setup"] == "base-3p" and "base-3p" in capsys.readouterr().out
+
+
+def test_bench_effects_runs(rules, capsys):
+    bench = load("bench_effects")
+    result = bench.main(["--iterations", "50", "--rounds", "5"], rules=rules)
+    out = capsys.readouterr().out
+    assert "geometric mean" in out
+    assert set(result["cards"]) == {case.card for case in bench.CASES} and len(result["cards"]) >= 10
+    for card, r in result["cards"].items():
+        assert r["interpreted_us"] == r["interpreted_us"] and r["direct_us"] == r["direct_us"], card  # not NaN
+    assert not math.isnan(result["geometric_mean_ratio"])
+
+
+def test_bench_effects_interpreted_and_direct_do_the_same_work(rules):
+    """The equivalence check itself: every sampled card's two versions change the same things."""
+    bench = load("bench_effects")
+    for case in bench.CASES:
+        b = bench.build(rules, case)
+        bench.verify(b)  # raises SystemExit on a difference or on an effect that does nothing
+
+
+def test_bench_effects_rejects_an_unknown_card(rules):
+    with pytest.raises(SystemExit, match="no benchmark for nobody"):
+        load("bench_effects").main(["--cards", "nobody"], rules=rules)

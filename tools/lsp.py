@@ -1,0 +1,423 @@
+"""The maester language server: the compiler's diagnostics, hover and completion in any LSP editor.
+
+`maester lsp` runs it on stdin/stdout. While a `.mst` file is edited, the server compiles the
+document's *current text* together with the rest of its content — the bundled content, plus the
+document's own pack (its folder tree) when it lies outside the bundled content — and publishes every
+error, and every lint warning of a clean compile, located in that document. Other open documents'
+unsaved texts are used too, and their diagnostics are refreshed by the same compile.
+
+The diagnostics logic is the pure function `diagnostics_for(path, text)`, testable without a client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types as lsp
+
+from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, compile_sources, default_content_dir, find_sources
+from maester.dsl.diagnostics import CompileError, Diagnostic, Diagnostics
+from maester.dsl.kinds import KINDS
+from maester.dsl.registry import CONTEXTS, ENUM_VALUES, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
+from maester.dsl.version import __version__
+
+log = logging.getLogger("maester.lsp")
+
+SOURCE = "maester"
+DEBOUNCE_SECONDS = 0.35
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # the grammar's NAME (and numbers), kebab-case
+_TOKEN = re.compile(r'[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*|"(?:[^"\\]|\\.)*"?|\S')
+
+
+# ---- which content a document belongs to --------------------------------------------------------
+
+
+def _is_under(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def _has_content(folder: Path) -> bool:
+    try:
+        return any(f.suffix == CONTENT_SUFFIX and f.is_file() for f in folder.iterdir())
+    except OSError:
+        return False
+
+
+def pack_root(path: Path) -> Path:
+    """The folder of the pack a content file outside the bundled content belongs to.
+
+    It is the document's folder, widened upwards while the folder above also holds `.mst` files
+    directly (`pack/sets.mst` beside `pack/cards/x.mst`). The walk stops at a project root (a folder
+    with `.git` or `pyproject.toml`), the home folder and the file system root.
+    """
+    folder = path.resolve().parent
+    home = Path.home().resolve()
+    while True:
+        if folder == home or (folder / ".git").exists() or (folder / "pyproject.toml").exists():
+            return folder
+        parent = folder.parent
+        if parent == folder or not _has_content(parent):
+            return folder
+        folder = parent
+
+
+def content_roots(path: Path) -> list[Path]:
+    """What to compile with the document: the bundled content, plus its pack when it is not part of it.
+
+    The order matches `maester check --pack PACK`, so files get the labels the command line shows.
+    """
+    bundled = default_content_dir().resolve()
+    if _is_under(path.resolve(), bundled):
+        return [bundled]
+    return [bundled, pack_root(path)]
+
+
+# ---- compiling a document with its content ------------------------------------------------------
+
+
+@dataclass
+class Analysis:
+    """One compile: every diagnostic of the run, and the label and text of each compiled file."""
+
+    labels: dict[Path, str] = field(default_factory=dict)  # resolved file path → label in diagnostics
+    texts: dict[str, str] = field(default_factory=dict)  # label → the text that was compiled
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def for_file(self, path: Path) -> list[lsp.Diagnostic]:
+        label = self.labels.get(path.resolve())
+        if label is None:
+            return []
+        text = self.texts.get(label, "")
+        return [to_lsp(d, text) for d in self.items if d.span is not None and d.span.file == label]
+
+
+def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Analysis:
+    """Compile `text` as the file `path`, with the rest of its content (unsaved `buffers` win over disk)."""
+    path = path.resolve()
+    overrides = {Path(p).resolve(): t for p, t in (buffers or {}).items()}
+    overrides[path] = text
+    roots = content_roots(path)
+    result = Analysis()
+    sources: list[Source] = []
+    for f in find_sources(roots):
+        key = f.resolve()
+        label = _label(f, roots)
+        if key in overrides:
+            body = overrides[key]
+        else:
+            try:
+                body = f.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # an unreadable neighbour: `maester check` reports it; not this document's problem
+        result.labels[key] = label
+        sources.append(Source(label, body))
+    if path not in result.labels:  # a new file, not saved yet
+        label = _label(path, roots)
+        result.labels[path] = label
+        sources.append(Source(label, text))
+    result.texts = {s.label: s.text for s in sources}
+    diags = Diagnostics()
+    try:
+        bundle = compile_sources(sources, diags)
+    except CompileError:
+        pass
+    else:
+        from maester.dsl.lint import lint
+
+        lint(bundle, diags)
+    result.items = list(diags)
+    return result
+
+
+def diagnostics_for(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> list[lsp.Diagnostic]:
+    """The LSP diagnostics of the document `path` whose current (maybe unsaved) text is `text`."""
+    return analyse(path, text, buffers).for_file(path)
+
+
+# ---- positions ----------------------------------------------------------------------------------
+
+
+def _utf16(line: str, index: int) -> int:
+    """An LSP character offset (UTF-16 code units) of the Python index `index` in `line`."""
+    return len(line[:index].encode("utf-16-le")) // 2 + max(0, index - len(line))
+
+
+def _python_index(line: str, character: int) -> int:
+    """The Python index of an LSP character offset (UTF-16 code units) in `line`."""
+    units = 0
+    for i, ch in enumerate(line):
+        if units >= character:
+            return i
+        units += 2 if ord(ch) > 0xFFFF else 1
+    return len(line)
+
+
+def to_lsp(d: Diagnostic, text: str) -> lsp.Diagnostic:
+    """A compiler diagnostic as an LSP one: 0-based positions, at least one character wide."""
+    lines = text.split("\n")  # the parser's line numbering: '\n' ends a line
+    span = d.span
+    line = max(0, (span.line if span else 1) - 1)
+    col = max(0, (span.column if span else 1) - 1)
+    here = lines[line] if line < len(lines) else ""
+    if span and span.end_line and (span.end_line, span.end_column) > (span.line, span.column):
+        end_line, end_col = span.end_line - 1, max(0, span.end_column - 1)
+    else:  # no end (lint warnings, file-level problems): the word or token at the start
+        m = _TOKEN.match(here, col) if col < len(here) else None
+        end_line, end_col = line, (m.end() if m else col + 1)
+    there = lines[end_line] if end_line < len(lines) else ""
+    message = d.message + (f"\nhelp: {d.hint}" if d.hint else "")
+    return lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(line=line, character=_utf16(here, col)),
+                        end=lsp.Position(line=end_line, character=_utf16(there, end_col))),
+        message=message,
+        severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
+        code=d.code,
+        source=SOURCE,
+    )
+
+
+# ---- hover and completion -----------------------------------------------------------------------
+
+
+def signature(p: Primitive) -> str:
+    params = ", ".join(f"{x.name}{'' if x.required else '?'}: {x.type}" for x in p.params)
+    return f"{p.name}({params})" + (f" → {p.returns}" if p.returns else "")
+
+
+def _primitive_doc(p: Primitive) -> str:
+    out = [f"```\n{signature(p)}\n```", f"*{'effect' if p.kind == 'effect' else 'query'}* — {p.doc or p.english}"]
+    params = []
+    for x in p.params:
+        default = "" if x.default is None else f" (default `{x.default}`)"
+        params.append(f"- `{x.name}`: {x.type}{'' if x.required else ', optional'}{default}"
+                      f"{' — ' + x.doc if x.doc else ''}")
+    if params:
+        out.append("\n".join(params))
+    if p.windows:
+        out.append("Only in: " + ", ".join(f"`{w}`" for w in p.windows))
+    if p.rules:
+        out.append("Rules: " + ", ".join(p.rules))
+    return "\n\n".join(out)
+
+
+def _key_docs(word: str) -> list[str]:
+    by_doc: dict[tuple, list[str]] = {}
+    for kind in KINDS.values():
+        key = kind.keys.get(word)
+        if key is not None:
+            by_doc.setdefault((key.values, key.doc), []).append(kind.name)
+    out = []
+    for (values, doc), kinds in by_doc.items():
+        shape = " ".join([word, *values])
+        out.append(f"```\n{shape}\n```\n\n*key of {', '.join(kinds)}*" + (f" — {doc}" if doc else ""))
+    return out
+
+
+def hover_text(word: str) -> str | None:
+    """What a word of the language is, in Markdown; None for a word the language does not define."""
+    parts: list[str] = []
+    if word in PRIMITIVES:
+        parts.append(_primitive_doc(PRIMITIVES[word]))
+    if word in STATEMENTS:
+        s = STATEMENTS[word]
+        parts.append(f"```\n{s.syntax}\n```\n\n*statement* — {s.doc}\n\n```\n{s.example}\n```")
+    if word in TRIGGERS:
+        t = TRIGGERS[word]
+        rules = f"\n\nRules: {', '.join(t.rules)}" if t.rules else ""
+        parts.append(f"```\nwhen {t.name} {{ ... }}\n```\n\n*trigger ({t.context})* — {t.english}. {t.doc}{rules}")
+    if word in KINDS:
+        k = KINDS[word]
+        head = f'{k.name} ID "Name" {{ ... }}' if k.has_id else f"{k.name} {{ ... }}"
+        where = "declaration" if k.top_level else "nested declaration"
+        keys = ", ".join(f"`{n}`" for n in k.keys)
+        parts.append(f"```\n{head}\n```\n\n*{where}* — {k.doc}" + (f"\n\nKeys: {keys}" if keys else ""))
+    if not parts:
+        parts.extend(_key_docs(word))
+    names = {c.name: c.variables[word] for c in CONTEXTS.values() if word in c.variables}
+    if names:
+        parts.append(f"`{word}`: *name bound in* " + ", ".join(f"{c} effects ({t})" for c, t in names.items()))
+    if word in ENUM_VALUES:
+        parts.append(f"`{word}`: *a value of type* {ENUM_VALUES[word]}")
+    return "\n\n---\n\n".join(parts) if parts else None
+
+
+def word_at(text: str, line: int, character: int) -> tuple[str, lsp.Range] | None:
+    """The kebab-case word under an LSP position, with its range."""
+    lines = text.split("\n")
+    if not 0 <= line < len(lines):
+        return None
+    here = lines[line]
+    index = _python_index(here, character)
+    for m in _WORD.finditer(here):
+        if m.start() <= index <= m.end():
+            rng = lsp.Range(start=lsp.Position(line=line, character=_utf16(here, m.start())),
+                            end=lsp.Position(line=line, character=_utf16(here, m.end())))
+            return m.group(), rng
+    return None
+
+
+def hover(text: str, line: int, character: int) -> lsp.Hover | None:
+    found = word_at(text, line, character)
+    if found is None:
+        return None
+    word, rng = found
+    doc = hover_text(word)
+    if doc is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc), range=rng)
+
+
+def completion_items() -> list[lsp.CompletionItem]:
+    """Every word worth completing: primitives, triggers, declaration kinds, statements and keys."""
+    items: list[lsp.CompletionItem] = []
+    seen: set[str] = set()
+
+    def add(label: str, kind: lsp.CompletionItemKind, detail: str, doc: str | None) -> None:
+        if label in seen:
+            return
+        seen.add(label)
+        documentation = lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc) if doc else None
+        items.append(lsp.CompletionItem(label=label, kind=kind, detail=detail, documentation=documentation))
+
+    for p in PRIMITIVES.values():
+        add(p.name, lsp.CompletionItemKind.Function, signature(p), hover_text(p.name))
+    for t in TRIGGERS.values():
+        add(t.name, lsp.CompletionItemKind.Event, f"trigger ({t.context})", hover_text(t.name))
+    for k in KINDS.values():
+        if k.top_level:
+            add(k.name, lsp.CompletionItemKind.Class, "declaration", hover_text(k.name))
+    for s in STATEMENTS.values():
+        add(s.name, lsp.CompletionItemKind.Keyword, s.syntax, hover_text(s.name))
+    for k in KINDS.values():
+        for key in k.keys.values():
+            add(key.name, lsp.CompletionItemKind.Property, "key", "\n\n".join(_key_docs(key.name)))
+    return items
+
+
+# ---- the server ---------------------------------------------------------------------------------
+
+
+def _server_class():
+    try:  # pygls 2
+        from pygls.lsp.server import LanguageServer
+    except ImportError:  # pygls 1.x
+        from pygls.server import LanguageServer
+    return LanguageServer
+
+
+def _publish(server, uri: str, diagnostics: list[lsp.Diagnostic], version: int | None) -> None:
+    if hasattr(server, "text_document_publish_diagnostics"):  # pygls 2
+        server.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+    else:  # pygls 1.x
+        server.publish_diagnostics(uri, diagnostics, version)
+
+
+def _doc_path(doc) -> Path | None:
+    uri = getattr(doc, "uri", "") or ""
+    path = getattr(doc, "path", None)
+    if not uri.startswith("file:") or not path or not str(path).endswith(CONTENT_SUFFIX):
+        return None
+    return Path(path)
+
+
+def create_server():
+    """A fresh language server with maester's features registered."""
+    server = _server_class()("maester", __version__)
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maester-compile")  # one compile at a time
+    dirty: set[str] = set()  # documents whose diagnostics are out of date
+    state: dict = {"task": None, "compiling": False}
+
+    def open_documents() -> dict[str, object]:
+        return {uri: d for uri, d in server.workspace.text_documents.items() if _doc_path(d) is not None}
+
+    async def refresh(delay: float) -> None:
+        await asyncio.sleep(delay)
+        loop = asyncio.get_running_loop()
+        while dirty:
+            docs = open_documents()
+            uri = next(iter(dirty))
+            if uri not in docs:  # closed, or not a content file
+                dirty.discard(uri)
+                continue
+            path = _doc_path(docs[uri])
+            buffers = {_doc_path(d): d.source for d in docs.values()}
+            versions = {u: d.version for u, d in docs.items()}
+            state["compiling"] = True
+            try:
+                result = await loop.run_in_executor(executor, analyse, path, buffers[path], buffers)
+            except Exception as e:  # a compiler bug must not take the server down
+                log.exception("maester could not compile %s", path)
+                dirty.discard(uri)
+                _publish(server, uri, [lsp.Diagnostic(
+                    range=lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=1)),
+                    message=f"maester failed to compile this file: {e!r}", severity=lsp.DiagnosticSeverity.Error,
+                    code="internal-error", source=SOURCE)], versions[uri])
+                continue
+            finally:
+                state["compiling"] = False
+            for u, d in docs.items():  # one compile refreshes every open document of the same content
+                d_path = _doc_path(d)
+                if d_path.resolve() not in result.labels:
+                    continue
+                current = server.workspace.text_documents.get(u)
+                if current is None:
+                    dirty.discard(u)
+                elif current.version == versions[u]:
+                    dirty.discard(u)
+                    _publish(server, u, result.for_file(d_path), versions[u])
+                else:
+                    dirty.add(u)  # edited while compiling: compile again
+            if dirty:
+                await asyncio.sleep(delay)
+
+    def schedule(uri: str, delay: float) -> None:
+        dirty.add(uri)
+        task = state["task"]
+        if task is not None and not task.done():
+            if state["compiling"]:
+                return  # the running refresh sees the new version and compiles again
+            task.cancel()  # still waiting: restart the debounce
+        state["task"] = asyncio.get_running_loop().create_task(refresh(delay))
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls, params: lsp.DidOpenTextDocumentParams) -> None:
+        schedule(params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params: lsp.DidChangeTextDocumentParams) -> None:
+        schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params: lsp.DidSaveTextDocumentParams) -> None:
+        schedule(params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls, params: lsp.DidCloseTextDocumentParams) -> None:
+        dirty.discard(params.text_document.uri)
+        _publish(server, params.text_document.uri, [], None)
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls, params: lsp.HoverParams) -> lsp.Hover | None:
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        return hover(doc.source, params.position.line, params.position.character)
+
+    items = completion_items()
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["-"]))
+    def on_completion(ls, params: lsp.CompletionParams) -> lsp.CompletionList:
+        return lsp.CompletionList(is_incomplete=False, items=items)
+
+    return server
+
+
+def start(stdin=None, stdout=None) -> None:
+    """Serve on stdin/stdout until the client says `exit`."""
+    create_server().start_io(stdin, stdout)
+
