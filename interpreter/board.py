@@ -120,6 +120,11 @@ class Board:
         return self.graph.has_edge(a, b)
 
     @cached_property
+    def castle_lands(self) -> list[str]:
+        """Land areas printed with a castle or a stronghold."""
+        return [a.id for a in self.areas if a.is_land and a.has_castle]
+
+    @cached_property
     def _ports_by_land(self) -> dict[str, str]:
         return {a.port_of: a.id for a in self._areas.values() if a.is_port and a.port_of}
 

@@ -239,12 +239,24 @@ class Game:
     def controller(self, area: str) -> str | None:
         return control.controller(self.state, self.board, area)
 
+    def castle_counts(self) -> dict[str, int]:
+        """Castle and stronghold areas each house controls (R23.7), degradations counted (R42.3): one pass."""
+        counts = {h: 0 for h in self.state.houses}
+        improved = bool(self.state.improvements)
+        for area in self.board.castle_lands:
+            if improved and self.castle_level(area) == "none":
+                continue
+            owner = self.controller(area)
+            if owner in counts:
+                counts[owner] += 1
+        return counts
+
+    def victory_table(self) -> dict[str, int]:
+        """Every house's victory points (base game: castles and strongholds)."""
+        return self.castle_counts()
+
     def victory_points(self, house: str) -> int:
-        """Castle and stronghold areas controlled (R23.7), improvements and degradations counted (R42.3)."""
-        if not self.state.improvements:
-            return control.victory_points(self.state, self.board, house)
-        return sum(1 for a in self.board.areas if a.is_land and self.castle_level(a.id) != "none"
-                   and self.controller(a.id) == house)
+        return self.victory_table().get(house, 0)
 
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
@@ -285,8 +297,9 @@ class Game:
     def check_victory(self) -> None:
         """A house with 7 castles and strongholds wins at once (R26.1)."""
         need = self.game_rec["victory_points"]
+        table = self.victory_table()
         for house in self.turn_order:
-            if self.victory_points(house) >= need:
+            if table.get(house, 0) >= need:
                 self.state.winner = house
                 self.state.end_reason = f"controls {need} castles and strongholds"
                 self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",

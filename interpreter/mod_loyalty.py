@@ -60,19 +60,23 @@ class LoyaltyRules:
         return bids
 
     # ---- victory (R26, R37) -----------------------------------------------------------------------------
-    def victory_points(self, house: str) -> int:
-        if self.is_vassal(house):
-            return 0
-        if self._loyalty_house(house):
-            home = self.rules.house(house)["home"]
-            printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
-            return min(self.game_rec["victory_points"], self.state.loyalty_points.get(house, 0) + printed)
-        return super().victory_points(house)
+    def victory_table(self) -> dict[str, int]:
+        """Castles for most houses, loyalty for loyalty houses (R37.1), nothing for vassals (R35.11)."""
+        table = self.castle_counts()
+        for house in table:
+            if self.is_vassal(house):
+                table[house] = 0
+            elif self._loyalty_house(house):
+                home = self.rules.house(house)["home"]
+                printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
+                table[house] = min(self.game_rec["victory_points"], self.state.loyalty_points.get(house, 0) + printed)
+        return table
 
     def check_victory(self) -> None:
         need = self.game_rec["victory_points"]
+        table = self.victory_table()
         for house in self.turn_order:
-            if not self.is_vassal(house) and self.victory_points(house) >= need:
+            if not self.is_vassal(house) and table[house] >= need:
                 self.state.winner = house
                 how = "loyalty" if self._loyalty_house(house) else "castles and strongholds"
                 self.state.end_reason = f"reaches {need} victory points ({how})"

@@ -57,13 +57,22 @@ class Rules:
         return self._get("games", game_id, "game")
 
     def house(self, house_id: str) -> dict:
-        return self._get("houses", house_id, "house")
+        try:
+            return self.bundle["houses"][house_id]
+        except KeyError:
+            return self._get("houses", house_id, "house")
 
     def order(self, order_id: str) -> dict:
-        return self._get("orders", order_id, "order")
+        try:
+            return self.bundle["orders"][order_id]  # hot path: planning and resolution ask this often
+        except KeyError:
+            return self._get("orders", order_id, "order")
 
     def card(self, card_id: str) -> dict:
-        return self._get("house_cards", card_id, "house card")
+        try:
+            return self.bundle["house_cards"][card_id]
+        except KeyError:
+            return self._get("house_cards", card_id, "house card")
 
     def westeros_card(self, card_id: str) -> dict:
         return self._get("westeros_cards", card_id, "Westeros card")
@@ -111,7 +120,13 @@ class Rules:
         return sorted(self.bundle["wildling_cards"])
 
     def orders_of_set(self, order_set: str) -> list[str]:
-        """Every token of an order set, one entry per copy."""
+        """Every token of an order set, one entry per copy (a fresh list: callers may change it)."""
+        cache = self.__dict__.setdefault("_order_sets", {})
+        if order_set not in cache:
+            cache[order_set] = self._orders_of_set(order_set)
+        return list(cache[order_set])
+
+    def _orders_of_set(self, order_set: str) -> list[str]:
         out = []
         for oid, o in sorted(self.bundle["orders"].items()):
             if o["set"] == order_set:
@@ -119,8 +134,12 @@ class Rules:
         return out
 
     def supply_limits(self, game_id: str, level: int) -> list[int]:
-        table = self.table(self.game(game_id)["supply_limits"])
-        return list(table["rows"][str(level)])
+        cache = self.__dict__.setdefault("_supply_limits", {})
+        key = (game_id, level)
+        if key not in cache:
+            table = self.table(self.game(game_id)["supply_limits"])
+            cache[key] = tuple(table["rows"][str(level)])
+        return list(cache[key])
 
     def max_supply(self, game_id: str) -> int:
         table = self.table(self.game(game_id)["supply_limits"])

@@ -1,0 +1,350 @@
+"""Editor support: the language server (`maester lsp`) and the generated syntax grammars."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types as lsp
+
+from maester.dsl.compile import default_content_dir
+from maester.dsl.kinds import KINDS
+from maester.dsl.registry import PRIMITIVES, TRIGGERS
+from maester.tools import gen_editor_grammars as gen
+from maester.tools.lsp import completion_items, content_roots, diagnostics_for, hover, hover_text, pack_root
+
+from .conftest import REPO
+
+EDITORS = REPO / "editors"
+TEXTMATE = EDITORS / "textmate" / "maester.tmLanguage.json"
+
+TABLE = 'table editor-test "Editor test" {\n  description "a table of a test pack"\n  row a [1, 2]\n}\n'
+
+
+def _range(d: lsp.Diagnostic) -> tuple[int, int, int, int]:
+    r = d.range
+    return r.start.line, r.start.character, r.end.line, r.end.character
+
+
+# ---- diagnostics --------------------------------------------------------------------------------
+
+
+def test_an_unsaved_error_in_a_bundled_file_is_reported_at_its_exact_place():
+    path = default_content_dir() / "cards" / "base" / "greyjoy.mst"
+    on_disk = path.read_text(encoding="utf-8")
+    lines = on_disk.split("\n")
+    row = next(i for i, line in enumerate(lines) if re.search(r"\bswords 1\b", line))
+    col = lines[row].index("swords 1")
+    lines[row] = lines[row][:col] + "sword 1" + lines[row][col + len("swords 1"):]
+    diags = diagnostics_for(path, "\n".join(lines))
+    assert len(diags) == 1, [d.message for d in diags]
+    d = diags[0]
+    assert _range(d) == (row, col, row, col + len("sword"))
+    assert d.message.startswith("unknown key 'sword' in house-card\nhelp: did you mean 'swords'?")
+    assert d.severity == lsp.DiagnosticSeverity.Error
+    assert d.code == "unknown-key"
+    assert d.source == "maester"
+    # the file on disk is untouched, and its own text compiles without a problem in it
+    assert path.read_text(encoding="utf-8") == on_disk
+    assert diagnostics_for(path, on_disk) == []
+
+
+def test_an_unsaved_edit_that_fixes_the_file_on_disk_gives_no_diagnostics(tmp_path):
+    pack = tmp_path / "editor-pack"
+    pack.mkdir()
+    path = pack / "tables.mst"
+    path.write_text(TABLE.replace("description", "descripton"), encoding="utf-8")
+    broken = diagnostics_for(path, path.read_text(encoding="utf-8"))
+    assert [(d.code, _range(d)) for d in broken] == [("unknown-key", (1, 2, 1, 12))]
+    assert "did you mean 'description'?" in broken[0].message
+    assert diagnostics_for(path, TABLE) == []  # the buffer wins over the disk
+
+
+def test_syntax_errors_are_located_and_at_least_one_character_wide(tmp_path):
+    path = tmp_path / "editor-pack" / "tables.mst"  # not saved yet: the folder does not even exist
+    diags = diagnostics_for(path, TABLE.replace("[1, 2]", "[1, 2"))
+    assert diags and all(d.severity == lsp.DiagnosticSeverity.Error for d in diags)
+    first = diags[0]
+    assert first.code == "syntax"
+    assert (first.range.end.line, first.range.end.character) > (first.range.start.line, first.range.start.character)
+
+
+def test_a_lint_warning_is_published_as_a_warning(tmp_path):
+    pack = tmp_path / "editor-pack"
+    pack.mkdir()
+    path = pack / "sets.mst"
+    text = '# a set without cards\ncard-set lonely "Lonely" {\n  description "no cards yet"\n}\n'
+    diags = diagnostics_for(path, text)
+    assert [(d.code, d.severity, _range(d)) for d in diags] == [
+        ("empty-set", lsp.DiagnosticSeverity.Warning, (1, 0, 1, len("card-set")))]
+    assert diags[0].message == "card set 'lonely' has no cards"
+
+
+def test_a_pack_is_compiled_with_the_bundled_content_and_its_whole_folder(tmp_path):
+    pack = tmp_path / "editor-pack"
+    (pack / "cards").mkdir(parents=True)
+    (pack / "sets.mst").write_text(TABLE, encoding="utf-8")
+    card = pack / "cards" / "x.mst"
+    assert pack_root(card) == pack
+    assert content_roots(card) == [default_content_dir().resolve(), pack.resolve()]
+    assert content_roots(default_content_dir() / "core" / "tables.mst") == [default_content_dir().resolve()]
+    # the same table as the pack's other file: found, so the whole pack was compiled
+    diags = diagnostics_for(card, TABLE)
+    assert [(d.code, _range(d)) for d in diags] == [("duplicate-id", (0, 6, 0, 17))]
+    assert "editor-pack/sets.mst" in diags[0].message
+
+
+# ---- hover and completion -----------------------------------------------------------------------
+
+
+def test_hover_on_a_primitive_shows_its_signature_and_doc():
+    text = "house-card x \"X\" {\n  when after-winner-determination {\n    gain-power(you, 2)\n  }\n}\n"
+    h = hover(text, 2, 7)
+    assert h is not None and h.contents.kind == lsp.MarkupKind.Markdown
+    assert "gain-power(house: house, amount: int)" in h.contents.value
+    assert PRIMITIVES["gain-power"].doc in h.contents.value
+    assert (h.range.start.line, h.range.start.character, h.range.end.character) == (2, 4, 14)
+    assert TRIGGERS["after-winner-determination"].doc in hover(text, 1, 12).contents.value
+    assert KINDS["house-card"].doc in hover(text, 0, 3).contents.value
+    assert hover(text, 0, 11) is None  # `x`: a word the language does not define
+    assert "key of house-card" in hover_text("swords")
+
+
+def test_completion_offers_primitives_triggers_and_declaration_kinds():
+    labels = {item.label: item for item in completion_items()}
+    assert "gain-power" in labels and labels["gain-power"].kind == lsp.CompletionItemKind.Function
+    assert labels["gain-power"].detail == "gain-power(house: house, amount: int)"
+    assert set(PRIMITIVES) | set(TRIGGERS) | {k.name for k in KINDS.values() if k.top_level} <= set(labels)
+
+
+# ---- the syntax grammars ------------------------------------------------------------------------
+
+
+def _regexes(node, where="$"):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("match", "begin", "end") and isinstance(value, str):
+                yield f"{where}.{key}", value
+            else:
+                yield from _regexes(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _regexes(value, f"{where}[{i}]")
+
+
+def test_the_textmate_grammar_is_json_whose_regexes_python_compiles():
+    grammar = json.loads(TEXTMATE.read_text(encoding="utf-8"))
+    assert grammar["scopeName"] == "source.maester" and grammar["fileTypes"] == ["mst"]
+    found = list(_regexes(grammar))
+    assert len(found) > 10
+    for where, rx in found:
+        try:
+            re.compile(rx)
+        except re.error as e:  # pragma: no cover - the message is the point
+            pytest.fail(f"{where}: {rx!r} does not compile: {e}")
+        assert r"\G" not in rx and r"\h" not in rx and "(?>" not in rx, f"{where}: Oniguruma-only syntax"
+    for include in re.findall(r'"include": "#([a-z-]+)"', TEXTMATE.read_text(encoding="utf-8")):
+        assert include in grammar["repository"]
+
+
+def _flatten(grammar: dict, patterns: list) -> list[dict]:
+    out = []
+    for p in patterns:
+        if "include" in p:
+            out += _flatten(grammar, [grammar["repository"][p["include"][1:]]])
+        elif "patterns" in p and "match" not in p and "begin" not in p:
+            out += _flatten(grammar, p["patterns"])
+        else:
+            out.append(p)
+    return out
+
+
+def _scopes(line: str) -> dict[str, str]:
+    """A small TextMate scanner for one line: each token → its scope (first pattern wins a tie)."""
+    grammar = json.loads(TEXTMATE.read_text(encoding="utf-8"))
+    rules = _flatten(grammar, grammar["patterns"])
+    out, pos = {}, 0
+    while pos < len(line):
+        best = None
+        for rule in rules:
+            m = re.compile(rule.get("match") or rule["begin"], re.M).search(line, pos)
+            if m and m.end() > m.start() and (best is None or m.start() < best[1].start()):
+                best = (rule, m)
+        if best is None:
+            break
+        rule, m = best
+        if "begin" in rule:  # a region: inner patterns win over the end pattern when they start earlier
+            stop = m.end()
+            while True:
+                end = re.compile(rule["end"], re.M).search(line, stop)
+                inner = [x for x in (re.compile(r["match"]).search(line, stop) for r in rule.get("patterns", []))
+                         if x and (end is None or x.start() < end.start())]
+                if not inner:
+                    break
+                stop = min(inner, key=lambda x: x.start()).end()
+            stop = end.end() if end else len(line)
+            out[line[m.start():stop]] = rule["name"]
+            pos = stop
+            continue
+        if rule.get("name"):
+            out[m.group()] = rule["name"]
+        for group, capture in rule.get("captures", {}).items():
+            if m.group(int(group)):
+                out[m.group(int(group))] = capture["name"]
+        pos = m.end()
+    return out
+
+
+def test_the_textmate_grammar_gives_each_kind_of_word_its_scope():
+    s = _scopes('house-card gain-power-card "A \\"text\\"" {  # a comment')
+    assert s["house-card"].startswith("storage.type")
+    assert s["gain-power-card"].startswith("entity.name.type")
+    assert s['"A \\"text\\""'].startswith("string.quoted.double")
+    assert s["# a comment"].startswith("comment.line")
+    s = _scopes("  when after-winner-determination if is-winner(you) and not false {")
+    assert s["when"] == s["if"] == "keyword.control.maester"
+    assert s["after-winner-determination"] == "support.constant.trigger.maester"
+    assert s["is-winner"] == "entity.name.function.maester"
+    assert s["and"] == s["not"] == "keyword.operator.logical.maester"
+    assert s["false"] == "constant.language.boolean.maester"
+    s = _scopes("    gain-power(house: you, amount: 2 - 1)  # choose-one")
+    assert s["gain-power"] == "entity.name.function.maester"
+    assert s["house"] == s["amount"] == "variable.parameter.maester"
+    assert s["you"] == "variable.other.maester"
+    assert s["2"] == s["1"] == "constant.numeric.integer.maester"
+    assert s["-"] == "keyword.operator.maester"
+    s = _scopes("  set base  house greyjoy  strength 4  for-each-house 1")
+    assert s["house"] == s["for-each-house"] == "variable.other.maester"  # no keyword inside a kebab word
+
+
+def test_the_editor_grammars_are_generated_from_the_registry():
+    assert gen.stale_files(REPO) == [], "editor grammars are stale: run `python tools/gen_editor_grammars.py`"
+    tm = TEXTMATE.read_text(encoding="utf-8")
+    vim = (EDITORS / "vim" / "syntax" / "maester.vim").read_text(encoding="utf-8")
+    for kind in KINDS.values():
+        if kind.top_level:
+            assert kind.name in tm and kind.name in vim
+    for trigger in TRIGGERS:
+        assert trigger in tm and trigger in vim
+    for word in ("when", "if", "else", "for", "in", "choose", "by", "count", "distinct", "may", "pay", "let",
+                 "option", "and", "or", "not", "true", "false"):
+        assert re.search(rf"(?<![a-z-]){word}(?![a-z-])", vim), word
+
+
+def test_the_vscode_extension_points_at_files_that_exist():
+    root = EDITORS / "vscode"
+    package = json.loads((root / "package.json").read_text(encoding="utf-8"))
+    (language,) = package["contributes"]["languages"]
+    assert language["id"] == "maester" and language["extensions"] == [".mst"]
+    config = json.loads((root / language["configuration"]).read_text(encoding="utf-8"))
+    assert config["comments"]["lineComment"] == "#"
+    (grammar,) = package["contributes"]["grammars"]
+    assert grammar["scopeName"] == "source.maester"
+    assert (root / grammar["path"]).read_text(encoding="utf-8") == TEXTMATE.read_text(encoding="utf-8")
+    assert (root / package["main"]).exists()
+    assert "autocmd" in (EDITORS / "vim" / "ftdetect" / "maester.vim").read_text(encoding="utf-8")
+
+
+# ---- the server over stdio ----------------------------------------------------------------------
+
+
+def _server_command() -> list[str]:
+    script = Path(sys.executable).with_name("maester")
+    if script.exists():  # the console script of this very environment
+        return [str(script), "lsp"]
+    return [sys.executable, "-m", "maester.tools.cli", "lsp"]
+
+
+class _Client:
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.messages: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                if not line.strip():
+                    break
+                key, _, value = line.decode("ascii").partition(":")
+                headers[key.strip().lower()] = value.strip()
+            self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
+
+    def send(self, message: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def wait_for(self, predicate, timeout: float = 60) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                pytest.fail("the language server did not answer in time")
+            try:
+                message = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if message is None:
+                pytest.fail(f"the language server stopped: {self.proc.stderr.read().decode(errors='replace')}")
+            if predicate(message):
+                return message
+
+
+def test_maester_lsp_speaks_the_protocol_over_stdio(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_PROXY") and not k.endswith("_proxy")}
+    proc = subprocess.Popen(_server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    try:
+        client = _Client(proc)
+        client.send({"id": 1, "method": "initialize",
+                     "params": {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}}})
+        caps = client.wait_for(lambda m: m.get("id") == 1)["result"]["capabilities"]
+        assert caps["hoverProvider"] is True
+        assert "completionProvider" in caps
+        assert caps["textDocumentSync"]["openClose"] is True and caps["textDocumentSync"]["change"] in (1, 2)
+        client.send({"method": "initialized", "params": {}})
+
+        uri = (tmp_path / "editor-pack" / "tables.mst").as_uri()
+        client.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "maester", "version": 1, "text": TABLE.replace("description", "descripton")}}})
+        published = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+        assert published["uri"] == uri
+        assert [(d["code"], d["severity"], d["source"]) for d in published["diagnostics"]] == [
+            ("unknown-key", 1, "maester")]
+        assert published["diagnostics"][0]["range"] == {"start": {"line": 1, "character": 2},
+                                                        "end": {"line": 1, "character": 12}}
+        client.send({"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 12}},
+                                "text": "description"}]}})
+        published = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics")["params"]
+        assert published["diagnostics"] == [] and published["version"] == 2
+
+        client.send({"id": 2, "method": "textDocument/completion",
+                     "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}})
+        result = client.wait_for(lambda m: m.get("id") == 2)["result"]
+        assert "gain-power" in {item["label"] for item in result["items"]}
+
+        client.send({"id": 3, "method": "shutdown"})
+        assert client.wait_for(lambda m: m.get("id") == 3)["result"] is None
+        client.send({"method": "exit"})
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
