@@ -67,15 +67,25 @@ def pack_root(path: Path) -> Path:
         folder = parent
 
 
+def _is_content_copy(folder: Path, bundled: Path) -> bool:
+    """A folder laid out like the bundled content (a repository checkout with maester installed elsewhere)."""
+    files = [f.relative_to(bundled) for f in find_sources([bundled])]
+    return bool(files) and sum((folder / f).is_file() for f in files) * 2 >= len(files)
+
+
 def content_roots(path: Path) -> list[Path]:
     """What to compile with the document: the bundled content, plus its pack when it is not part of it.
 
     The order matches `maester check --pack PACK`, so files get the labels the command line shows.
+    A copy of the content itself (another checkout) replaces the bundled content instead.
     """
     bundled = default_content_dir().resolve()
     if _is_under(path.resolve(), bundled):
         return [bundled]
-    return [bundled, pack_root(path)]
+    root = pack_root(path)
+    if _is_content_copy(root, bundled):
+        return [root]
+    return [bundled, root]
 
 
 # ---- compiling a document with its content ------------------------------------------------------
