@@ -94,7 +94,30 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                   f"vassals {', '.join(vassals) or 'none'}", houses=chosen, vassals=vassals)
 
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
+    def leave(self, house: str) -> None:
+        """A player leaves the game: from the next round its house is a vassal (R42.5)."""
+        from .decisions import IllegalDecision
+
+        if house not in self.state.houses or self.is_vassal(house):
+            raise IllegalDecision(None, house, f"'{house}' is not a player house of this game")
+        if self.rules.house(house).get("never_vassal"):
+            raise IllegalDecision(None, house, f"{house} can never be a vassal (R36.1)")
+        if house not in self.state.leaving:
+            self.state.leaving.append(house)
+            self.emit("leave", "R42.5", f"{house} will leave the game at the end of the round", house=house)
+
+    def _apply_leaving(self) -> None:
+        st = self.state
+        for house in st.leaving:
+            st.vassals = sorted(set(st.vassals) | {house})
+            hs = st.houses[house]
+            hs.power, hs.hand, hs.discards = 0, [], []  # vassals hold no power and use the vassal deck
+            self.emit("vassal", "R42.5", f"{house} has left the game: its house and units are now a vassal",
+                      house=house)
+        st.leaving = []
+
     def round_start_hooks(self) -> Proc:
+        self._apply_leaving()
         self.shift_bank()
         self.advance_dragons()
         yield from self._interest()

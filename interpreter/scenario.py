@@ -28,7 +28,7 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
                  "garrisons", "neutral-forces", "blocked", "decks", "wildling-deck", "wildling-threat",
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
                  "dragon-tokens", "loyalty-points",
-                 "commanders", "bank", "loan-deck", "loans", "loan-discount-holder"}
+                 "commanders", "bank", "loan-deck", "loans", "loan-discount-holder", "leaving"}
 EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left"}
 
 
@@ -220,7 +220,8 @@ class Scenario:
             st.discount_holder = p["loan-discount-holder"]
         for key, attr in (("wildling-threat", "wildling_threat"), ("blade-used", "blade_used"),
                           ("raven-used", "raven_used"), ("forbidden-orders", "forbidden_orders"),
-                          ("dragon-strength", "dragon_strength"), ("dragon-tokens", "dragon_tokens")):
+                          ("dragon-strength", "dragon_strength"), ("dragon-tokens", "dragon_tokens"),
+                          ("leaving", "leaving")):
             if key in p:
                 setattr(st, attr, p[key])
         return st

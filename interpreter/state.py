@@ -64,6 +64,7 @@ class GameState:
     loan_deck: list[str] = field(default_factory=list)
     loans: dict[str, list[str]] = field(default_factory=dict)  # house -> loans taken
     discount_holder: str | None = None
+    leaving: list[str] = field(default_factory=list)  # players who leave at the next round (R42.5)
     winner: str | None = None
     end_reason: str | None = None
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from lsprotocol import types as lsp
@@ -49,6 +50,12 @@ def _has_content(folder: Path) -> bool:
         return False
 
 
+def _stop(folder: Path) -> bool:
+    """A folder the search for a pack never goes above: a project root, the home folder, the root."""
+    return (folder == Path.home().resolve() or folder.parent == folder
+            or (folder / ".git").exists() or (folder / "pyproject.toml").exists())
+
+
 def pack_root(path: Path) -> Path:
     """The folder of the pack a content file outside the bundled content belongs to.
 
@@ -57,35 +64,43 @@ def pack_root(path: Path) -> Path:
     with `.git` or `pyproject.toml`), the home folder and the file system root.
     """
     folder = path.resolve().parent
-    home = Path.home().resolve()
-    while True:
-        if folder == home or (folder / ".git").exists() or (folder / "pyproject.toml").exists():
-            return folder
-        parent = folder.parent
-        if parent == folder or not _has_content(parent):
-            return folder
-        folder = parent
+    while not _stop(folder) and _has_content(folder.parent):
+        folder = folder.parent
+    return folder
 
 
-def _is_content_copy(folder: Path, bundled: Path) -> bool:
-    """A folder laid out like the bundled content (a repository checkout with maester installed elsewhere)."""
-    files = [f.relative_to(bundled) for f in find_sources([bundled])]
-    return bool(files) and sum((folder / f).is_file() for f in files) * 2 >= len(files)
+@cache
+def _bundled_files(bundled: Path) -> tuple[Path, ...]:
+    return tuple(f.relative_to(bundled) for f in find_sources([bundled]))
+
+
+def content_copy_root(path: Path, bundled: Path) -> Path | None:
+    """The folder above `path` laid out like the bundled content (another checkout of the content), if any."""
+    files = _bundled_files(bundled)
+    folder = path.resolve().parent
+    while files:
+        if sum((folder / f).is_file() for f in files) * 2 >= len(files):
+            return folder
+        if _stop(folder):
+            return None
+        folder = folder.parent
+    return None
 
 
 def content_roots(path: Path) -> list[Path]:
     """What to compile with the document: the bundled content, plus its pack when it is not part of it.
 
     The order matches `maester check --pack PACK`, so files get the labels the command line shows.
-    A copy of the content itself (another checkout) replaces the bundled content instead.
+    A file of another copy of the content itself (a repository checkout while maester is installed
+    from elsewhere) is compiled with that copy instead of the bundled content.
     """
     bundled = default_content_dir().resolve()
     if _is_under(path.resolve(), bundled):
         return [bundled]
-    root = pack_root(path)
-    if _is_content_copy(root, bundled):
-        return [root]
-    return [bundled, root]
+    copy = content_copy_root(path, bundled)
+    if copy is not None:
+        return [copy]
+    return [bundled, pack_root(path)]
 
 
 # ---- compiling a document with its content ------------------------------------------------------

@@ -1,0 +1,45 @@
+"""Mother of Dragons actions outside the decision flow: gifting power (R42.4) and leaving (R42.5)."""
+
+from __future__ import annotations
+
+import pytest
+
+from maester.interpreter.decisions import IllegalDecision
+from maester.interpreter.mod import ModGame, ModOptions, new_game
+
+
+@pytest.fixture(scope="module")
+def rules():
+    from maester.interpreter.rules import Rules
+
+    return Rules.default()
+
+
+def test_mod_setups_make_a_mod_game(rules):
+    assert isinstance(new_game(rules, "mod-8p", seed=1), ModGame)
+    assert not isinstance(new_game(rules, "base-6p", seed=1), ModGame)
+
+
+def test_gift_power_between_players_only(rules):
+    g = new_game(rules, "mod-4p-with-targaryen", seed=2,
+                 options=ModOptions(player_houses=["targaryen", "stark", "lannister", "baratheon"]))
+    before = (g.state.houses["stark"].power, g.state.houses["lannister"].power)
+    g.gift_power("stark", "lannister", 3)
+    assert (g.state.houses["stark"].power, g.state.houses["lannister"].power) == (before[0] - 3, before[1] + 3)
+    snapshot = g.state.canonical()
+    for giver, to, n, why in (("stark", "arryn", 1, "vassals"), ("stark", "lannister", 99, "available power"),
+                              ("stark", "stark", 1, "two different houses")):
+        with pytest.raises(IllegalDecision, match=why):
+            g.gift_power(giver, to, n)
+    assert g.state.canonical() == snapshot
+
+
+def test_leaving_is_for_players_other_than_a_never_vassal_house(rules):
+    g = new_game(rules, "mod-4p-with-targaryen", seed=3,
+                 options=ModOptions(player_houses=["targaryen", "stark", "lannister", "baratheon"]))
+    with pytest.raises(IllegalDecision, match="never be a vassal"):
+        g.leave("targaryen")
+    with pytest.raises(IllegalDecision, match="not a player house"):
+        g.leave("arryn")
+    g.leave("stark")
+    assert g.state.leaving == ["stark"]
