@@ -102,6 +102,20 @@ def test_a_pack_is_compiled_with_the_bundled_content_and_its_whole_folder(tmp_pa
     assert "editor-pack/sets.mst" in diags[0].message
 
 
+def test_a_copy_of_the_content_is_compiled_instead_of_the_bundled_one(tmp_path):
+    """A repository checkout edited while maester is installed from elsewhere: no duplicate of every id."""
+    import shutil
+
+    copy = tmp_path / "checkout" / "content"
+    shutil.copytree(default_content_dir(), copy, ignore=shutil.ignore_patterns("__pycache__"))
+    path = copy / "core" / "tables.mst"
+    assert content_roots(path) == [copy.resolve()]
+    text = path.read_text(encoding="utf-8")
+    assert diagnostics_for(path, text) == []
+    broken = diagnostics_for(path, text.replace("description", "descripton", 1))
+    assert [d.code for d in broken] == ["unknown-key"]
+
+
 # ---- hover and completion -----------------------------------------------------------------------
 
 
