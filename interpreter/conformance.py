@@ -43,6 +43,7 @@ def vector_from_scenario(rules: Rules, path: Path, root: Path) -> dict | None:
         "setup": sc.setup,
         "seed": sc.seed,
         "options": {"tides_of_battle": sc.tides, "stop_after": sc.stop_after, "player_houses": sc.players},
+        "gifts": sc.gifts,
         "initial_state": initial,
         "decisions": list(game.answers),
         "expected": {
@@ -58,10 +59,13 @@ def replay_vector(rules: Rules, vector: dict) -> list[str]:
     """Run a vector through this interpreter; the list of differences (empty when it conforms)."""
     opts = vector["options"]
     state = GameState.from_json(json.loads(json.dumps(vector["initial_state"])))
-    game = new_game(rules, vector["setup"], seed=vector["seed"], state=state,
+    game = new_game(rules, vector["setup"], seed=vector["seed"], state=state, start=False,
                     options=ModOptions(tides_of_battle=opts.get("tides_of_battle", False),
                                        stop_after=opts.get("stop_after"),
                                        player_houses=opts.get("player_houses")))
+    for gift in vector.get("gifts") or []:  # power gifts made before the run (R42.4)
+        game.gift_power(gift["from"], gift["to"], int(gift["amount"]))
+    game.start()
     for answer in vector["decisions"]:
         if game.decision is None:
             return ["the game asked fewer decisions than the vector has"]

@@ -56,6 +56,10 @@ class Game:
             self._advance(None, first=True)
 
     # ---- driving -------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Run the rules up to the first decision (for a game made with `start=False`)."""
+        self._advance(None, first=True)
+
     @property
     def over(self) -> bool:
         return self.state.phase == "over"

@@ -299,7 +299,7 @@ def run_scenario(rules: Rules, sc: Scenario) -> Result:
             result.error = f"gift {gift}: {why}"
             _check(result)
             return result
-    game._advance(None, first=True)
+    game.start()
     script = list(sc.decisions)
     seen = 0
     while True:
