@@ -13,6 +13,7 @@ from .effects import Scope, ev, parse_unit, run_ability, unit_ref
 if TYPE_CHECKING:
     from .game import Game, Proc
 
+NEUTRAL = "__neutral__"  # the defender of an attack on a neutral force (R25.2.4: it gets no support)
 ATTACK = "@attack"  # the area name of units on the march during a combat
 
 
@@ -312,6 +313,7 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
         else:
             side = yield from g.choose(house, "support", f"{house}: support {c.attacker} (attacker), "
                                        f"{c.defender} (defender) or nobody in {c.area}?",
+                                       ["attacker", "none"] if c.defender == NEUTRAL else
                                        ["attacker", "defender", "none"], "R19.3.3", area=c.area)
         if side != "none":
             for area in by_house[house]:

@@ -89,7 +89,8 @@ class VassalRules:
     def combat_over(self, combat) -> None:
         for h in combat.sides():
             if self.is_vassal(h):
-                self.state.houses[h].hand = []  # reshuffled into the vassal deck (R35.4)
+                hs = self.state.houses[h]
+                hs.hand, hs.discards = [], []  # every vassal card goes back into the vassal deck (R35.4)
         if combat.winner and self.is_vassal(combat.winner):
             self.gain_power(self.commander_of(combat.winner), 1, "R35.5", f"its vassal {combat.winner} wins")
 

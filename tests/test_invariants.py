@@ -35,11 +35,15 @@ import pytest
 
 from maester.interpreter.agents import agents_for
 from maester.interpreter.game import Game
+from maester.interpreter.mod import new_game
 from maester.interpreter.planning import house_tokens, star_limit
 from maester.interpreter.rules import Rules
 from maester.interpreter.state import GameState
 
 SETUPS = ["base-3p", "base-4p", "base-5p", "base-6p"]
+# Mother of Dragons: every player count, with and without Targaryen
+MOD_SETUPS = ["mod-3p", "mod-4p-with-targaryen", "mod-5p-without-targaryen", "mod-6p-with-targaryen",
+              "mod-7p-without-targaryen", "mod-8p"]
 KINDS = ["random", "heuristic"]
 DEFAULT_GAMES = 200  # the default run, spread evenly over SETUPS x KINDS
 SLOW_GAMES = int(os.environ.get("MAESTER_GAMES", "2000"))
@@ -94,6 +98,8 @@ class Checker:
         sets = g.game_rec.get("house_card_sets") or ["base"]
         self.cards = {h: sorted(rules.cards_of(h, sets)) for h in self.houses}
         self.tokens = Counter(house_tokens(g))
+        self.vassal_tokens = Counter(rules.orders_of_set("vassal")) if "vassal" in (
+            g.game_rec.get("order_sets") or []) else Counter()
         self.star = {o: bool(rules.order(o)["star"]) for o in self.tokens}
         self.track_ids = list(g.game_rec["tracks"])
         self.wildling_track = set(g.game_rec["wildling_track"])
@@ -186,10 +192,10 @@ class Checker:
                                f"{'nobody' if here is None else here['house']} has units")
                 per_house.setdefault(order["house"], Counter())[order["order"]] += 1
             for h, used in per_house.items():
-                over = used - self.tokens
+                over = used - (self.vassal_tokens + self.vassal_tokens if g.is_vassal(h) else self.tokens)
                 if over:
                     bad.append(f"orders: {h} has placed more tokens than it owns: {dict(over)}")
-                if st.phase == "planning":
+                if st.phase == "planning" and not g.is_vassal(h):
                     stars = sum(n for o, n in used.items() if self.star.get(o))
                     if stars > star_limit(g, h):
                         bad.append(f"orders: {h} has {stars} special orders > star limit {star_limit(g, h)}")
@@ -211,6 +217,10 @@ class Checker:
         # house cards: hand + discards + removed are the house's cards, each once
         for h in self.houses:
             hs = houses[h]
+            if g.is_vassal(h):  # vassals draw from the shared vassal deck in each combat (R35.2)
+                if hs.discards or len(hs.hand) > 3:
+                    bad.append(f"cards: vassal {h} holds {sorted(hs.hand)} / {sorted(hs.discards)}")
+                continue
             if len(hs.hand) + len(hs.discards) + len(hs.removed) != HOUSE_CARDS or \
                     sorted(hs.hand + hs.discards + hs.removed) != self.cards[h]:
                 bad.append(f"cards: {h} hand {sorted(hs.hand)} + discards {sorted(hs.discards)} + removed "
@@ -256,7 +266,7 @@ class Checker:
 
 def play_checked(rules: Rules, setup: str, seed: int, kind: str) -> Game:
     """Play one complete game, checking every invariant at every decision and at the end."""
-    g = Game(rules, setup, seed=seed)
+    g = new_game(rules, setup, seed=seed)
     agents = agents_for(g.state.houses, kind, seed=seed)
     checker = Checker(g)
     where = f"setup {setup}, seed {seed}, {kind} agents"
@@ -316,9 +326,16 @@ def test_invariants_hold_in_complete_games(rules, setup, kind):
     run_games(rules, setup, kind, range(_split(DEFAULT_GAMES)))
 
 
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("setup", MOD_SETUPS)
+def test_invariants_hold_in_mother_of_dragons_games(rules, setup, kind):
+    """At least 200 Mother of Dragons games (issue: MoD), spread over every player count."""
+    run_games(rules, setup, kind, range(-(-DEFAULT_GAMES // (len(MOD_SETUPS) * len(KINDS)))))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("setup", SETUPS)
+@pytest.mark.parametrize("setup", SETUPS + MOD_SETUPS)
 def test_invariants_hold_in_many_games(rules, setup, kind):
     n = _split(SLOW_GAMES)
     run_games(rules, setup, kind, range(SLOW_SEED_BASE, SLOW_SEED_BASE + n))
