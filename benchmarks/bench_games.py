@@ -17,7 +17,7 @@ import sys
 import time
 
 from maester.interpreter.agents import agents_for
-from maester.interpreter.game import Game
+from maester.interpreter.mod import new_game
 from maester.interpreter.rules import Rules
 
 
@@ -33,7 +33,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def play_one(rules: Rules, setup: str, seed: int, kind: str) -> tuple[int, int, float]:
     """(decisions, events, seconds) of one complete game, agents' thinking included."""
     t0 = time.perf_counter()
-    g = Game(rules, setup, seed=seed)
+    g = new_game(rules, setup, seed=seed)
     agents = agents_for(g.state.houses, kind, seed=seed)
     while g.decision is not None:
         d = g.decision
