@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from maester.interpreter.combat import _WINDOW_RULES, Combat
-from maester.interpreter.effects import Scope, run_ability
+from maester.interpreter.combat import Combat
+from maester.interpreter.combat import _scope as combat_scope
+from maester.interpreter.effects import run_ability
 from maester.interpreter.game import Game
 from maester.interpreter.rules import Rules
 
@@ -225,18 +226,12 @@ def build(rules: Rules, case: Case) -> Bench:
         return (repr(c.mods), sorted(c.unit_override.items()), sorted(c.printed_override.items(), key=str),
                 sorted((h, x.power) for h, x in st.houses.items()), [dict(e) for e in g.events[n_events:]])
 
-    rule = _WINDOW_RULES[window]
-
     def interpreted() -> None:  # combat._abilities for one card and one window (minus the `fired` set)
         card = c.cards.get(you)
         for ability in g.rules.card(card)["abilities"]:
             if ability["trigger"] != window:
                 continue
-            sc = Scope(owner=you, combat=c, card=card, rule=f"{rule} {card}")
-            sc.vars.update(you=you, opponent=c.opponent(you), **{
-                "embattled-area": c.area, "this-card": card, "your-card": card,
-                "opponent-card": c.cards.get(c.opponent(you)), "attacker": c.attacker, "defender": c.defender,
-                "march-origin": c.origin})
+            sc = combat_scope(c, you, card, window)  # the scope combat._abilities gives an ability
             for decision in run_ability(g, ability, sc):
                 raise RuntimeError(f"{card} asked a decision: {decision}")
 
