@@ -7,7 +7,6 @@ engine plays.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
@@ -92,40 +91,3 @@ with mkdocs_gen_files.open("boards.md", "w") as f:
         f.write(f"## {rec['name']} (`{board_id}`)\n\n{rec.get('description') or ''}\n\n"
                 f"{len(rec['areas'])} areas, {len(rec['borders'])} borders.\n\n"
                 f"![{rec['name']}](boards/{board_id}.png)\n\n")
-
-# the bundle field reference, from the schema
-schema = json.loads((Path(__file__).resolve().parent.parent / "schemas" / "bundle.schema.json").read_text())
-
-
-def type_of(spec: dict) -> str:
-    if "$ref" in spec:
-        name = spec["$ref"].split("/")[-1]
-        return f"[{name}](#{name})" if not spec["$ref"].startswith("effect") else f"effect `{name}`"
-    if "oneOf" in spec:
-        return " or ".join(type_of(s) for s in spec["oneOf"])
-    if "enum" in spec:
-        return "one of " + ", ".join(f"`{v}`" for v in spec["enum"])
-    if "const" in spec:
-        return f"`{spec['const']}`"
-    t = spec.get("type", "any")
-    if t == "array":
-        return f"list of {type_of(spec.get('items', {}))}"
-    if t == "object" and "additionalProperties" in spec and isinstance(spec["additionalProperties"], dict):
-        return f"map of id → {type_of(spec['additionalProperties'])}"
-    return str(t)
-
-
-with mkdocs_gen_files.open("bundle-fields.md", "w") as f:
-    f.write(f"# Bundle field reference\n\nGenerated from `schemas/bundle.schema.json` ({schema['$id']}).\n\n"
-            "## bundle\n\n| field | type | meaning |\n|---|---|---|\n")
-    for name, spec in schema["properties"].items():
-        f.write(f"| `{name}` | {type_of(spec)} | {spec.get('description', '')} |\n")
-    for name, spec in schema["$defs"].items():
-        f.write(f"\n## {name}\n\n{spec.get('description', '')}\n\n")
-        if "properties" in spec:
-            f.write("| field | type | meaning |\n|---|---|---|\n")
-            for field, fs in spec["properties"].items():
-                desc = fs.get("description", "") if isinstance(fs, dict) else ""
-                f.write(f"| `{field}` | {type_of(fs)} | {desc} |\n")
-        else:
-            f.write(f"Type: {type_of(spec)}.\n")

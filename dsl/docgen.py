@@ -105,3 +105,57 @@ def generated_part(path: Path) -> str | None:
     text = path.read_text(encoding="utf-8")
     m = re.search(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", text, re.S)
     return m.group(0) if m else None
+
+
+# ---- the bundle field reference (docs/bundle.md), from schemas/bundle.schema.json -------------------
+
+BUNDLE_BEGIN = "<!-- BEGIN GENERATED FIELD REFERENCE (maester docs --write) -->"
+BUNDLE_END = "<!-- END GENERATED FIELD REFERENCE -->"
+
+
+def _type_of(spec: dict) -> str:
+    if "$ref" in spec:
+        name = spec["$ref"].split("/")[-1]
+        return f"effect `{name}`" if spec["$ref"].startswith("effect") else f"[{name}](#{name.replace('_', '-')})"
+    if "oneOf" in spec:
+        return " or ".join(_type_of(s) for s in spec["oneOf"])
+    if "enum" in spec:
+        return "one of " + ", ".join(f"`{v}`" for v in spec["enum"])
+    if "const" in spec:
+        return f"`{spec['const']}`"
+    kind = spec.get("type", "any")
+    if kind == "array":
+        return f"list of {_type_of(spec.get('items', {}))}"
+    if kind == "object" and isinstance(spec.get("additionalProperties"), dict):
+        return f"map of id → {_type_of(spec['additionalProperties'])}"
+    return str(kind)
+
+
+def bundle_fields_markdown(schema: dict) -> str:
+    out = [BUNDLE_BEGIN, "", "## Field reference (generated from the schema)", "",
+           f"Schema: `{schema['$id']}`.", "", "### bundle", "", "| field | type | meaning |", "|---|---|---|"]
+    for name, spec in schema["properties"].items():
+        out.append(f"| `{name}` | {_type_of(spec)} | {spec.get('description', '')} |")
+    for name, spec in schema["$defs"].items():
+        out += ["", f"### {name.replace('_', '-')}", ""]
+        if spec.get("description"):
+            out += [spec["description"], ""]
+        if "properties" in spec:
+            out += ["| field | type | meaning |", "|---|---|---|"]
+            for field, fs in spec["properties"].items():
+                out.append(f"| `{field}` | {_type_of(fs)} | {fs.get('description', '')} |")
+        else:
+            out.append(f"Type: {_type_of(spec)}.")
+    out.append(BUNDLE_END)
+    return "\n".join(out) + "\n"
+
+
+def refresh_bundle_doc(path: Path, schema: dict) -> bool:
+    text = path.read_text(encoding="utf-8")
+    new = bundle_fields_markdown(schema)
+    pattern = re.compile(re.escape(BUNDLE_BEGIN) + r".*?" + re.escape(BUNDLE_END) + r"\n?", re.S)
+    updated = pattern.sub(lambda _m: new, text) if pattern.search(text) else text.rstrip() + "\n\n" + new
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+        return True
+    return False

@@ -103,3 +103,15 @@ def test_every_primitive_has_exactly_one_interpreter_handler():
     queries = {n for n, p in PRIMITIVES.items() if p.kind == "query"}
     assert set(HANDLERS) == effects, f"missing {sorted(effects - set(HANDLERS))}, extra {sorted(set(HANDLERS) - effects)}"
     assert set(QUERIES) == queries, f"missing {sorted(queries - set(QUERIES))}, extra {sorted(set(QUERIES) - queries)}"
+
+
+def test_bundle_field_reference_is_generated_from_the_schema():
+    from maester.dsl.docgen import BUNDLE_BEGIN, BUNDLE_END, bundle_fields_markdown
+
+    text = (REPO / "docs" / "bundle.md").read_text()
+    part = text[text.index(BUNDLE_BEGIN):text.index(BUNDLE_END) + len(BUNDLE_END)] + "\n"
+    schema = json.loads((REPO / "schemas" / "bundle.schema.json").read_text())
+    assert part == bundle_fields_markdown(schema), "docs/bundle.md is stale: run `maester docs --write`"
+    for name, spec in schema["$defs"].items():  # every field of every record is documented
+        for field in spec.get("properties", {}):
+            assert f"| `{field}` |" in part, f"{name}.{field}"

@@ -609,8 +609,15 @@ def docs(write: Annotated[bool, typer.Option("--write", help="Refresh the genera
     from maester.dsl.docgen import reference_markdown, refresh
 
     if write:
+        from maester.dsl.docgen import refresh_bundle_doc
+
         changed = refresh(path)
         err.print(f"{'updated' if changed else 'unchanged'}: {path}")
+        bundle_doc = path.parent / "bundle.md"
+        schema_file = path.parent.parent / "schemas" / "bundle.schema.json"
+        if bundle_doc.exists() and schema_file.exists():
+            changed = refresh_bundle_doc(bundle_doc, json.loads(schema_file.read_text(encoding="utf-8")))
+            err.print(f"{'updated' if changed else 'unchanged'}: {bundle_doc}")
     else:
         sys.stdout.write(reference_markdown())
 
