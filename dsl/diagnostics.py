@@ -27,6 +27,18 @@ class Span:
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "column": self.column}
 
+    @classmethod
+    def parse(cls, where: str | None) -> Span | None:
+        """`file:line:col` (as stored in bundles) back into a Span; None if it is not one."""
+        if not where:
+            return None
+        file, _, column = where.rpartition(":")
+        file, _, line = file.rpartition(":")
+        try:
+            return cls(file, int(line), int(column))
+        except ValueError:
+            return None
+
 
 NO_SPAN = Span("<none>", 0, 0)
 

@@ -17,14 +17,7 @@ _NEVER_BOTH = {("is-winner", "is-loser"), ("is-attacker", "is-defender")}
 
 
 def _span(where: str | None) -> Span | None:
-    if not where:
-        return None
-    file, _, rest = where.rpartition(":")
-    file, _, line = file.rpartition(":")
-    try:
-        return Span(file, int(line), int(rest))
-    except ValueError:
-        return None
+    return Span.parse(where)
 
 
 def lint(bundle: dict, diags: Diagnostics) -> None:

@@ -52,14 +52,7 @@ def _source_of(bundle: object, path: list) -> Span | None:
             node = node[step]
         except (KeyError, IndexError, TypeError):
             break
-    if found is None:
-        return None
-    file, _, rest = found.rpartition(":")
-    file, _, line = file.rpartition(":")
-    try:
-        return Span(file, int(line), int(rest))
-    except ValueError:
-        return None
+    return Span.parse(found)
 
 
 def validate_bundle(bundle: object, diags: Diagnostics, label: str = "bundle") -> None:

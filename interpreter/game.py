@@ -162,30 +162,40 @@ class Game:
         for track in self.game_rec["tracks"]:
             st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
         for h, placements in s["starting_units"].items():
-            if h not in st.houses:
-                continue
-            for p in placements:
-                for kind, n in p["units"].items():
-                    for _ in range(n):
-                        st.add_unit(p["area"], h, kind)
-        for area, strength in s["garrisons"].items():
-            owner = self.board.area(area).home
-            if owner in st.houses:
-                st.garrisons[area] = strength
-                st.garrison_owner[area] = owner
+            if h in st.houses:
+                self._place_units(h, placements)
+        self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
         st.blocked = list(s.get("blocked") or [])
-        decks = s.get("westeros_decks") or self.game_rec["westeros_decks"]
-        for deck in decks:
+        self._shuffle_decks()
+        st.round = 1
+        self.emit("setup", "R4", f"setup {s['id']}: {len(st.houses)} houses, seed {st.seed}",
+                  houses=list(st.houses))
+
+    def _place_units(self, house: str, placements: list[dict]) -> None:
+        for p in placements:
+            for kind, n in p["units"].items():
+                for _ in range(n):
+                    self.state.add_unit(p["area"], house, kind)
+
+    def _place_garrisons(self) -> None:
+        """Each house in the game puts its garrison in its home area (R4.10, R31.13)."""
+        for area, strength in self.setup_rec["garrisons"].items():
+            owner = self.board.area(area).home
+            if owner in self.state.houses:
+                self.state.garrisons[area] = strength
+                self.state.garrison_owner[area] = owner
+
+    def _shuffle_decks(self) -> None:
+        """The Westeros decks of the setup and the wildling deck, shuffled; the threat at its start (R4.2–4.3)."""
+        st, rules = self.state, self.rules
+        for deck in self.setup_rec.get("westeros_decks") or self.game_rec["westeros_decks"]:
             cards = rules.westeros_deck(deck)
             self.rng.shuffle(cards)
             st.decks[deck] = cards
         st.wildling_deck = list(rules.wildling_cards)
         self.rng.shuffle(st.wildling_deck)
         st.wildling_threat = self.game_rec["wildling_start"]
-        st.round = 1
-        self.emit("setup", "R4", f"setup {s['id']}: {len(st.houses)} houses, seed {st.seed}",
-                  houses=list(st.houses))
 
     # ---- shared rule helpers ----------------------------------------------------------------------
     @property

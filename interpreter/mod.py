@@ -60,26 +60,12 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                 order = [h for h in order if h not in vassals] + [h for h in order if h in vassals]
             st.tracks[track] = self._fixed_last(order)
         for h in houses:
-            placements = (s.get("vassal_starting_units") if h in vassals else s["starting_units"]).get(h, [])
-            for p in placements:
-                for kind, n in p["units"].items():
-                    for _ in range(n):
-                        st.add_unit(p["area"], h, kind)
-        for area, strength in s["garrisons"].items():
-            owner = self.board.area(area).home
-            if owner in st.houses:
-                st.garrisons[area] = strength
-                st.garrison_owner[area] = owner
+            self._place_units(h, (s.get("vassal_starting_units") if h in vassals else s["starting_units"]).get(h, []))
+        self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
         st.loyalty = dict(s.get("loyalty_tokens") or {})
         st.dragon_tokens = list(s.get("dragon_strength_rounds") or [])
-        for deck in s.get("westeros_decks") or self.game_rec["westeros_decks"]:
-            cards = rules.westeros_deck(deck)
-            self.rng.shuffle(cards)
-            st.decks[deck] = cards
-        st.wildling_deck = list(rules.wildling_cards)
-        self.rng.shuffle(st.wildling_deck)
-        st.wildling_threat = self.game_rec["wildling_start"]
+        self._shuffle_decks()
         if s.get("iron_bank"):
             st.loan_deck = sorted(rules.bundle["loans"])
             self.rng.shuffle(st.loan_deck)
