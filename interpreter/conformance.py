@@ -18,6 +18,7 @@ from .scenario import Scenario, run_scenario
 from .state import GameState
 
 VECTOR_FORMAT = "maester-conformance-vector"
+BUNDLE_FILE = "bundle.json"  # shipped with the vectors; index.json and the vector files are the rest
 VECTOR_VERSION = 1
 
 
@@ -96,6 +97,9 @@ def write_vectors(rules: Rules, scenarios_root: Path, out_dir: Path) -> tuple[in
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.json"):
         old.unlink()
+    # the bundle the vectors are for, so another engine needs nothing else
+    (out_dir / BUNDLE_FILE).write_text(json.dumps(rules.bundle, separators=(",", ":"), sort_keys=True) + "\n",
+                                      encoding="utf-8")
     count, skipped = 0, []
     index = []
     for path in sorted(scenarios_root.rglob("*.yaml")):

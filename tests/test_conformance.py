@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from maester.interpreter.conformance import VECTOR_FORMAT, replay_vector
+from maester.interpreter.conformance import VECTOR_FORMAT, bundle_digest, replay_vector
 
 from .conftest import REPO
 
 VECTORS = REPO / "conformance"
-FILES = sorted(p for p in VECTORS.glob("*.json") if p.name != "index.json")
+FILES = sorted(p for p in VECTORS.glob("*.json") if p.name not in ("index.json", "bundle.json"))
 
 
 @pytest.fixture(scope="module")
@@ -19,6 +19,14 @@ def rules():
     from maester.interpreter.rules import Rules
 
     return Rules.default()
+
+
+def test_the_shipped_bundle_is_the_current_bundle(rules):
+    shipped = json.loads((VECTORS / "bundle.json").read_text())
+    index = json.loads((VECTORS / "index.json").read_text())
+    assert bundle_digest(shipped) == index["bundle_sha256"]
+    assert bundle_digest(shipped) == bundle_digest(rules.bundle), (
+        "the content changed since the vectors were made: run `maester conformance --write conformance`")
 
 
 def test_vectors_are_shipped_with_their_index(rules):
