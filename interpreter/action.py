@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import control
 from .combat import Combat, resolve_combat
 
 if TYPE_CHECKING:
@@ -121,15 +122,27 @@ def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, 
     return out
 
 
-def _plan_fits(g: Game, house: str, origin: str, planned: dict[str, int], combat_dest: str | None) -> bool:
+def _fits(g: Game, house: str, planned: dict[str, int], memo: dict | None) -> bool:
+    """`g.fits_supply(house, planned)`. With a memo, the house's unit counts and limits are read once per march
+    decision (nothing changes while its options are listed) instead of once per position tested."""
+    if memo is None:
+        return g.fits_supply(house, planned)
+    base = memo.get("armies")
+    if base is None:
+        base = memo["armies"] = (control.unit_counts(g.state, house), g.supply_limits(house))
+    return control.fits_supply(control.unit_counts_with(base[0], planned), base[1])
+
+
+def _plan_fits(g: Game, house: str, origin: str, planned: dict[str, int], combat_dest: str | None,
+               memo: dict | None = None) -> bool:
     """Do the positions after these moves respect the house's supply limits (R16.7)? An attack too weak for a
     neutral force does not happen and its units stay (R25.3): the march must fit that way too."""
-    if not g.fits_supply(house, planned):
+    if not _fits(g, house, planned, memo):
         return False
     if combat_dest in g.state.neutral_forces and planned.get(combat_dest, 0) > 0:
         back = dict(planned)
         back[origin] = back.get(origin, 0) + back.pop(combat_dest)
-        return g.fits_supply(house, back)
+        return _fits(g, house, back, memo)
     return True
 
 
@@ -144,10 +157,13 @@ def _can_complete(g: Game, house: str, origin: str, planned: dict[str, int], lef
                   combat_dest: str | None, memo: dict) -> bool:
     """Can the march, moving some of the units still `left`, end within the supply limits? Units move one at a
     time here, but the limits apply to the resulting positions only (R16.7)."""
-    key = (tuple(sorted(planned.items())), tuple(sorted((k, n) for k, n in left.items() if n)), combat_dest)
+    if _plan_fits(g, house, origin, planned, combat_dest, memo):
+        return True  # the common case, answered before building a memo key
+    # frozensets: equal exactly when the sorted item tuples are, without sorting at every step
+    key = (frozenset(planned.items()), frozenset((k, n) for k, n in left.items() if n), combat_dest)
     if key not in memo:
         memo[key] = False  # guards against cycles; a state is decided once
-        memo[key] = _plan_fits(g, house, origin, planned, combat_dest) or any(
+        memo[key] = any(
             _can_complete(g, house, origin, _after(planned, origin, dest), {**left, kind: n - 1},
                           dest if _triggers_combat(g, house, dest) else combat_dest, memo)
             for kind, n in sorted(left.items()) if n > 0
@@ -211,7 +227,7 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
                     continue  # R25.2: hopeless even with every unit and every support
                 options.append(f"{kind}:{dest}")
         # the march may stop once its positions fit the supply limits (R16.7)
-        done = [DONE] if not moves or not options or _plan_fits(g, house, origin, planned, combat_dest) else []
+        done = [DONE] if not moves or not options or _plan_fits(g, house, origin, planned, combat_dest, memo) else []
         pick = yield from g.choose(house, "march", f"{house}: march from {origin} (move a unit, or done)",
                                    [*done, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
         if pick == DONE:

@@ -105,16 +105,37 @@ class Board:
 
     @property
     def areas(self) -> list[Area]:
-        return [self._areas[a] for a in sorted(self._areas)]
+        return list(self._sorted_areas)
+
+    @cached_property
+    def _sorted_areas(self) -> tuple[Area, ...]:
+        """The areas sorted by id, computed once: `areas` is read in hot loops (control, mustering)."""
+        return tuple(self._areas[a] for a in sorted(self._areas))
 
     def areas_of_kind(self, kind: str) -> list[Area]:
         return [a for a in self.areas if a.kind == kind]
 
+    def area_ids(self, kind: str | None = None) -> tuple[str, ...]:
+        """Ids of the areas (of one kind), sorted; computed once per kind for hot loops."""
+        cache = self.__dict__.setdefault("_area_ids", {})
+        if kind not in cache:
+            cache[kind] = tuple(a.id for a in self._sorted_areas if kind is None or a.kind == kind)
+        return cache[kind]
+
     # ---- neighbours
     def neighbours(self, area_id: str, kind: str | None = None) -> list[str]:
         """Adjacent areas (R3.2), optionally only land, sea or port, sorted."""
-        self.area(area_id)
-        return sorted(n for n in self.graph.neighbors(area_id) if kind is None or self._areas[n].kind == kind)
+        found = self._neighbours.get((area_id, kind))
+        if found is None:
+            self.area(area_id)
+            found = self._neighbours[(area_id, kind)] = tuple(
+                sorted(n for n in self.graph.neighbors(area_id) if kind is None or self._areas[n].kind == kind))
+        return list(found)
+
+    @cached_property
+    def _neighbours(self) -> dict[tuple[str, str | None], tuple[str, ...]]:
+        """(area, kind) -> sorted neighbours, filled on first use: the map never changes during a game."""
+        return {}
 
     def are_adjacent(self, a: str, b: str) -> bool:
         return self.graph.has_edge(a, b)
@@ -123,6 +144,11 @@ class Board:
     def castle_lands(self) -> list[str]:
         """Land areas printed with a castle or a stronghold."""
         return [a.id for a in self.areas if a.is_land and a.has_castle]
+
+    @cached_property
+    def control_info(self) -> dict[str, tuple[str, str | None, str | None]]:
+        """area -> (kind, port_of, home): what `control.controller` reads, in one dict lookup (a hot path)."""
+        return {a.id: (a.kind, a.port_of, a.home) for a in self._areas.values()}
 
     @cached_property
     def _ports_by_land(self) -> dict[str, str]:
@@ -169,7 +195,7 @@ class Board:
 
     def fly_destinations(self) -> list[str]:
         """Every land area of the board (flying units, R38)."""
-        return [a.id for a in self.areas if a.is_land]
+        return list(self.area_ids(LAND))
 
     # ---- structure
     def components(self, kind: str | None = None) -> list[set[str]]:

@@ -5,7 +5,7 @@ Pure functions of (state, board, rules): nothing here changes the state.
 
 from __future__ import annotations
 
-from .board import Board
+from .board import PORT, SEA, Board
 from .state import GameState
 
 
@@ -15,23 +15,26 @@ def home_of(board: Board, area: str) -> str | None:
 
 def controller(state: GameState, board: Board, area: str) -> str | None:
     """The house controlling an area, or None (R23)."""
-    a = board.area(area)
-    if a.is_port:
-        return controller(state, board, a.port_of) if a.port_of else None  # R23.6
+    info = board.control_info.get(area)
+    if info is None:
+        board.area(area)  # raises the unknown-area diagnostic
+    kind, port_of, home = info
+    if kind == PORT:
+        return controller(state, board, port_of) if port_of else None  # R23.6
     army = state.units.get(area)
     if army and army["units"]:
         return army["house"]  # R23.1, R23.5
-    if a.is_sea:
+    if kind == SEA:
         return None
     if area in state.power_tokens:
         return state.power_tokens[area]  # R23.2
-    if a.home and a.home in state.houses and area not in state.neutral_forces:
-        return a.home  # R23.4.1: a home area with no other controller
+    if home and home in state.houses and area not in state.neutral_forces:
+        return home  # R23.4.1: a home area with no other controller
     return None
 
 
 def controlled_areas(state: GameState, board: Board, house: str, kind: str | None = "land") -> list[str]:
-    return [a.id for a in board.areas if (kind is None or a.kind == kind) and controller(state, board, a.id) == house]
+    return [a for a in board.area_ids(kind) if controller(state, board, a) == house]
 
 
 def victory_points(state: GameState, board: Board, house: str) -> int:
@@ -54,21 +57,32 @@ def armies(state: GameState, house: str, extra: dict[str, int] | None = None) ->
 
     `extra` maps areas to a change in unit count, to test a position before it happens.
     """
-    counts: dict[str, int] = {}
-    for area, army in state.units.items():
-        if army["house"] == house:
-            counts[area] = len(army["units"])
-    for area, n in (extra or {}).items():
-        counts[area] = counts.get(area, 0) + n
-    return sorted((n for n in counts.values() if n >= 2), reverse=True)
+    counts = unit_counts(state, house)
+    if extra:
+        for area, n in extra.items():
+            counts[area] = counts.get(area, 0) + n
+    return sorted([n for n in counts.values() if n >= 2], reverse=True)
+
+
+def unit_counts(state: GameState, house: str) -> dict[str, int]:
+    """Area -> number of the house's units there (what `armies` starts from)."""
+    return {area: len(army["units"]) for area, army in state.units.items() if army["house"] == house}
+
+
+def unit_counts_with(counts: dict[str, int], extra: dict[str, int]) -> list[int]:
+    """Unit counts per area (any order) after the changes `extra`, from counts read once with `unit_counts`:
+    what `fits_supply` needs, for callers testing many positions of the same state."""
+    sizes = [n + extra.get(area, 0) for area, n in counts.items()]
+    sizes += [n for area, n in extra.items() if area not in counts]
+    return sizes
 
 
 def fits_supply(sizes: list[int], limits: list[int]) -> bool:
     """Are these armies within these limits? Pair both sorted largest first (R8.3, ruling: ref.)."""
-    sizes = sorted((s for s in sizes if s >= 2), reverse=True)
-    limits = sorted(limits, reverse=True)
+    sizes = sorted([s for s in sizes if s >= 2], reverse=True)
     if len(sizes) > len(limits):
         return False
+    limits = sorted(limits, reverse=True)
     return all(s <= lim for s, lim in zip(sizes, limits, strict=False))
 
 

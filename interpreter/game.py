@@ -255,12 +255,13 @@ class Game:
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), degradations counted (R42.3): one pass."""
-        counts = {h: 0 for h in self.state.houses}
-        improved = bool(self.state.improvements)
-        for area in self.board.castle_lands:
-            if improved and self.castle_level(area) == "none":
+        st, board, controller = self.state, self.board, control.controller  # local names: a hot loop
+        counts = {h: 0 for h in st.houses}
+        improvements = st.improvements
+        for area in board.castle_lands:  # only improved areas can have lost their printed castle (R42.3)
+            if area in improvements and self.castle_level(area) == "none":
                 continue
-            owner = self.controller(area)
+            owner = controller(st, board, area)
             if owner in counts:
                 counts[owner] += 1
         return counts
@@ -282,7 +283,9 @@ class Game:
         return self.rules.supply_limits(self.state.game, self.state.houses[house].supply)
 
     def fits_supply(self, house: str, extra: dict[str, int] | None = None) -> bool:
-        return control.fits_supply(control.armies(self.state, house, extra), self.supply_limits(house))
+        # the unit counts as they are: `control.fits_supply` keeps the armies and sorts them itself
+        sizes = control.unit_counts_with(control.unit_counts(self.state, house), extra or {})
+        return control.fits_supply(sizes, self.supply_limits(house))
 
     def destroy_unit(self, area: str, index: int, rule: str, why: str = "") -> list:
         house = self.state.units[area]["house"]

@@ -43,6 +43,13 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
             pool = [h for h in houses if h not in fixed]
             self.rng.shuffle(pool)
             chosen = fixed + pool[: s["players"] - len(fixed)]
+        elif (len(set(chosen)) != s["players"] or not set(chosen) <= set(houses)
+              or not set(fixed) <= set(chosen)):  # R31.1, R36.1: the setup's houses, one per player
+            from maester.dsl.diagnostics import MaesterError
+
+            raise MaesterError(f"setup {s['id']}: the {s['players']} player houses must be chosen among "
+                               f"{', '.join(houses)}" + (f" and include {', '.join(fixed)}" if fixed else "")
+                               + f" (got {', '.join(chosen)})")
         vassals = [h for h in houses if h not in chosen and h not in fixed]
         sets = self.game_rec.get("house_card_sets") or ["base"]
         for h in houses:

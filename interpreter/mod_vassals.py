@@ -57,6 +57,8 @@ class VassalRules:
             problems.append("vassals neither give nor receive power (R42.4.3)")
         elif not 0 < amount <= self.state.houses[giver].power:
             problems.append(f"{giver} has {self.state.houses[giver].power} available power")
+        elif self.embattled is not None and (self.decision is None or self.decision.kind != "support"):
+            problems.append("during a combat power may be gifted only in the Call for Support step (R42.4.2)")
         if problems:
             raise IllegalDecision(None, amount, problems[0])
         self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")

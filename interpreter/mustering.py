@@ -71,19 +71,26 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
     kinds = g.rules.unit_kinds
     options = []
     land = g.state.units_in(area, house)
+    fits: dict[str, bool] = {}  # one more unit in an area: the same test for every kind, made once
+
+    def fits_one_more(where: str) -> bool:
+        if where not in fits:
+            fits[where] = g.fits_supply(house, {where: 1})
+        return fits[where]
+
     for kind, rec in sorted(kinds.items()):
         cost = rec.get("muster_cost")
         if cost is None or g.available_units(house, kind) <= 0:
             continue
         if rec["domain"] == "land":
-            if cost <= points and g.fits_supply(house, {area: 1}):
+            if cost <= points and fits_one_more(area):
                 options.append(f"{kind}:{area}")
             base = rec.get("upgrade_from")
             if base and any(u[0] == base for u in land) and points >= cost - kinds[base]["muster_cost"]:
                 options.append(f"upgrade:{base}:{kind}:{area}")
         elif cost <= points:
             for sea in ship_areas(g, house, area):
-                if g.fits_supply(house, {sea: 1}):
+                if fits_one_more(sea):
                     options.append(f"{kind}:{sea}")
     return options
 

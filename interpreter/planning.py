@@ -14,7 +14,9 @@ NONE = "none"
 
 def star_limit(g: Game, house: str) -> int:
     """Special orders a house may place, from its King's Court position (R13.3)."""
-    stars = g.rules.stars(g.state.game, g.setup_rec["kings_court_stars"])
+    stars = g.__dict__.get("_stars")  # the row of the setup never changes: read the table once per game
+    if stars is None:
+        stars = g._stars = g.rules.stars(g.state.game, g.setup_rec["kings_court_stars"])
     pos = g.state.position(house, g.raven_track)
     return stars[pos - 1] if pos - 1 < len(stars) else 0
 
@@ -25,50 +27,71 @@ def order_sets(g: Game) -> list[str]:
 
 def house_tokens(g: Game) -> list[str]:
     """Every order token a house owns (one entry per copy)."""
-    out: list[str] = []
-    for s in order_sets(g):
-        out.extend(g.rules.orders_of_set(s))
-    return out
+    tokens = g.__dict__.get("_house_tokens")  # the same for every house and round: built once per game
+    if tokens is None:
+        out: list[str] = []
+        for s in order_sets(g):
+            out.extend(g.rules.orders_of_set(s))
+        tokens = g._house_tokens = tuple(out)
+    return list(tokens)
 
 
-def unused_tokens(g: Game, house: str) -> list[str]:
+def _special_tokens(g: Game) -> frozenset[str]:
+    """The house tokens that are special (★) orders, looked up once per game (planning asks for each token)."""
+    special = g.__dict__.get("_special_tokens")
+    if special is None:
+        special = g._special_tokens = frozenset(t for t in house_tokens(g) if g.rules.order(t)["star"])
+    return special
+
+
+def _placed(g: Game, house: str) -> list[str]:
+    """The order tokens the house has on the board (read once by each helper below: the orders are many)."""
+    return [o["order"] for o in g.state.orders.values() if o["house"] == house]
+
+
+def _unused(g: Game, placed: list[str]) -> list[str]:
     tokens = house_tokens(g)
-    for o in g.state.orders.values():
-        if o["house"] == house and o["order"] in tokens:
-            tokens.remove(o["order"])
+    for tok in placed:
+        if tok in tokens:
+            tokens.remove(tok)
     return tokens
 
 
+def _stars_in(g: Game, placed: list[str]) -> int:
+    order = g.rules.order
+    return sum(1 for tok in placed if order(tok)["star"])
+
+
+def unused_tokens(g: Game, house: str) -> list[str]:
+    return _unused(g, _placed(g, house))
+
+
 def stars_used(g: Game, house: str) -> int:
-    return sum(1 for o in g.state.orders.values() if o["house"] == house and g.rules.order(o["order"])["star"])
+    return _stars_in(g, _placed(g, house))
 
 
 def legal_tokens(g: Game, house: str, area: str) -> list[str]:
     """Tokens the house may still put in `area` (R13.2.3: restrictions and the star limit)."""
-    limit = star_limit(g, house)
-    used = stars_used(g, house)
-    out = set()
-    for tok in unused_tokens(g, house):
-        rec = g.rules.order(tok)
-        if tok in g.state.forbidden_orders:
-            continue
-        if rec["star"] and used >= limit:
-            continue
-        out.add(tok)
-    return sorted(out)
+    placed = _placed(g, house)
+    stars_left = _stars_in(g, placed) < star_limit(g, house)
+    forbidden, special = g.state.forbidden_orders, _special_tokens(g)
+    return sorted({tok for tok in _unused(g, placed)
+                   if tok not in forbidden and (stars_left or tok not in special)})
 
 
 def placeable(g: Game, house: str) -> int:
     """How many more tokens the house can still place: its unused legal tokens, ★ ones up to its limit."""
     plain = stars = 0
-    for tok in unused_tokens(g, house):
-        if tok in g.state.forbidden_orders:
+    placed = _placed(g, house)
+    forbidden, special = g.state.forbidden_orders, _special_tokens(g)
+    for tok in _unused(g, placed):
+        if tok in forbidden:
             continue
-        if g.rules.order(tok)["star"]:
+        if tok in special:
             stars += 1
         else:
             plain += 1
-    return plain + min(stars, max(0, star_limit(g, house) - stars_used(g, house)))
+    return plain + min(stars, max(0, star_limit(g, house) - _stars_in(g, placed)))
 
 
 def assign_orders(g: Game) -> Proc:

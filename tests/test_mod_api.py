@@ -43,3 +43,35 @@ def test_leaving_is_for_players_other_than_a_never_vassal_house(rules):
         g.leave("arryn")
     g.leave("stark")
     assert g.state.leaving == ["stark"]
+
+
+def test_player_houses_must_fit_the_setup(rules):
+    """R31.1, R36.1: Targaryen cannot be chosen with 3 players, a setup with Targaryen needs it, one house each."""
+    from maester.dsl.diagnostics import MaesterError
+
+    for setup, chosen in (("mod-3p", ["stark", "lannister", "targaryen"]),
+                          ("mod-3p", ["stark", "lannister", "greyjoy", "arryn"]),
+                          ("mod-4p-with-targaryen", ["stark", "lannister", "greyjoy", "arryn"]),
+                          ("mod-4p-without-targaryen", ["stark", "lannister", "greyjoy", "targaryen"])):
+        with pytest.raises(MaesterError, match="player houses"):
+            new_game(rules, setup, seed=1, options=ModOptions(player_houses=chosen))
+    g = new_game(rules, "mod-3p", seed=1, options=ModOptions(player_houses=["stark", "lannister", "greyjoy"]))
+    assert "targaryen" not in g.state.houses and g.state.vassals == ["arryn", "baratheon", "martell", "tyrell"]
+
+
+def test_gifts_in_a_combat_only_while_support_is_called(rules):
+    """R42.4.2: during a combat, power may be gifted only in the Call for Support step."""
+    g = new_game(rules, "mod-4p-with-targaryen", seed=2,
+                 options=ModOptions(player_houses=["targaryen", "stark", "lannister", "baratheon"]))
+    g.embattled = "riverrun"  # a combat is being resolved
+    g.decision = None
+    with pytest.raises(IllegalDecision, match="Call for Support"):
+        g.gift_power("stark", "lannister", 1)
+
+    class Asked:
+        kind = "support"
+
+    g.decision = Asked()
+    g.gift_power("stark", "lannister", 1)
+    g.embattled, g.decision = None, None
+    g.gift_power("stark", "lannister", 1)
