@@ -122,15 +122,36 @@ def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, 
     return out
 
 
+def _candidates_memo(g: Game, house: str, origin: str, kind: str, planned: dict[str, int],
+                     combat_dest: str | None, memo: dict) -> list[str]:
+    """`_candidates`, once per way of moving during one march decision: every kind moving the same way (by land,
+    flying, by sea) has the same ones, and only ships depend on the units already planned (port room)."""
+    rec = g.rules.unit_kinds[kind]
+    if rec["domain"] == "land":
+        key = ("candidates", "fly" if g.can_fly(kind) else "land", combat_dest, None)
+    else:
+        key = ("candidates", rec["domain"], combat_dest, frozenset(planned.items()))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _candidates(g, house, origin, kind, planned, combat_dest)
+    return found
+
+
 def _fits(g: Game, house: str, planned: dict[str, int], memo: dict | None) -> bool:
-    """`g.fits_supply(house, planned)`. With a memo, the house's unit counts and limits are read once per march
+    """`g.fits_supply(house, planned)`. With a memo, the house's unit counts are read once per march
     decision (nothing changes while its options are listed) instead of once per position tested."""
     if memo is None:
         return g.fits_supply(house, planned)
-    base = memo.get("armies")
-    if base is None:
-        base = memo["armies"] = (control.unit_counts(g.state, house), g.supply_limits(house))
-    return control.fits_supply(control.unit_counts_with(base[0], planned), base[1])
+    counts = memo.get("unit-counts")
+    if counts is None:
+        counts = memo["unit-counts"] = control.unit_counts(g.state, house)
+    # the armies after the moves depend only on each touched area's (units before, change): moves to different
+    # empty areas, or of different kinds, are the same test
+    key = ("fits", tuple(sorted([(counts.get(a, 0), n) for a, n in planned.items()])))
+    fits = memo.get(key)
+    if fits is None:
+        fits = memo[key] = g.fits_supply(house, planned, counts)
+    return fits
 
 
 def _plan_fits(g: Game, house: str, origin: str, planned: dict[str, int], combat_dest: str | None,
@@ -167,7 +188,7 @@ def _can_complete(g: Game, house: str, origin: str, planned: dict[str, int], lef
             _can_complete(g, house, origin, _after(planned, origin, dest), {**left, kind: n - 1},
                           dest if _triggers_combat(g, house, dest) else combat_dest, memo)
             for kind, n in sorted(left.items()) if n > 0
-            for dest in _candidates(g, house, origin, kind, planned, combat_dest))
+            for dest in _candidates_memo(g, house, origin, kind, planned, combat_dest, memo))
     return memo[key]
 
 
@@ -179,7 +200,7 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     left = dict(left or {kind: 1})
     left[kind] = left.get(kind, 1) - 1
     memo = {} if memo is None else memo
-    return [dest for dest in _candidates(g, house, origin, kind, planned, combat_dest)
+    return [dest for dest in _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
             if _can_complete(g, house, origin, _after(planned, origin, dest), left,
                              dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
 
@@ -315,7 +336,7 @@ def port_consequences(g: Game) -> Proc:
     with its own unused ships, within its supply limits; the rest are destroyed (R24.7). In a port whose land
     area nobody controls, they are destroyed (R24.8)."""
     st = g.state
-    for port in sorted(a.id for a in g.board.areas_of_kind("port")):
+    for port in g.board.area_ids("port"):  # sorted ids, computed once per board
         army = st.units.get(port)
         land = g.board.area(port).port_of
         if not army or land is None:

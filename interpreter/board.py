@@ -125,12 +125,16 @@ class Board:
     # ---- neighbours
     def neighbours(self, area_id: str, kind: str | None = None) -> list[str]:
         """Adjacent areas (R3.2), optionally only land, sea or port, sorted."""
+        return list(self._adjacent(area_id, kind))
+
+    def _adjacent(self, area_id: str, kind: str | None = None) -> tuple[str, ...]:
+        """`neighbours` as a shared tuple, computed once per area and kind (movement asks it in hot loops)."""
         found = self._neighbours.get((area_id, kind))
         if found is None:
             self.area(area_id)
             found = self._neighbours[(area_id, kind)] = tuple(
                 sorted(n for n in self.graph.neighbors(area_id) if kind is None or self._areas[n].kind == kind))
-        return list(found)
+        return found
 
     @cached_property
     def _neighbours(self) -> dict[tuple[str, str | None], tuple[str, ...]]:
@@ -139,6 +143,20 @@ class Board:
 
     def are_adjacent(self, a: str, b: str) -> bool:
         return self.graph.has_edge(a, b)
+
+    def area_id_set(self, kind: str | None = None) -> frozenset[str]:
+        """`area_ids` as a set, for membership tests."""
+        cache = self.__dict__.setdefault("_area_id_sets", {})
+        if kind not in cache:
+            cache[kind] = frozenset(self.area_ids(kind))
+        return cache[kind]
+
+    def home_lands(self, house: str) -> tuple[str, ...]:
+        """Land areas whose home is `house` (sorted), computed once per board."""
+        cache = self.__dict__.setdefault("_home_lands", {})
+        if house not in cache:
+            cache[house] = tuple(a for a in self.area_ids(LAND) if self._areas[a].home == house)
+        return cache[house]
 
     @cached_property
     def castle_lands(self) -> list[str]:
@@ -165,22 +183,22 @@ class Board:
 
         Ports are not links of a chain (R17.9); Westeros–Essos links are ordinary borders (R32.1).
         """
-        first = [s for s in self.neighbours(start, SEA) if has_own_ship(s)]
+        first = [s for s in self._adjacent(start, SEA) if has_own_ship(s)]
         seen = set(first)
         stack = list(first)
         while stack:
             sea = stack.pop()
-            for nxt in self.graph.neighbors(sea):
-                if nxt not in seen and self._areas[nxt].is_sea and has_own_ship(nxt):
+            for nxt in self._adjacent(sea, SEA):
+                if nxt not in seen and has_own_ship(nxt):
                     seen.add(nxt)
                     stack.append(nxt)
         return seen
 
     def land_destinations(self, start: str, has_own_ship: Callable[[str], bool] = lambda _s: False) -> list[str]:
         """Land areas a land unit in `start` can march to: adjacent ones and by ship transport (R16.3, R17)."""
-        dest = set(self.neighbours(start, LAND))
+        dest = set(self._adjacent(start, LAND))
         for sea in self.transport_seas(start, has_own_ship):
-            dest.update(self.neighbours(sea, LAND))
+            dest.update(self._adjacent(sea, LAND))
         dest.discard(start)
         return sorted(dest)
 

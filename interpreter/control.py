@@ -5,7 +5,7 @@ Pure functions of (state, board, rules): nothing here changes the state.
 
 from __future__ import annotations
 
-from .board import PORT, SEA, Board
+from .board import LAND, PORT, SEA, Board
 from .state import GameState
 
 
@@ -15,10 +15,11 @@ def home_of(board: Board, area: str) -> str | None:
 
 def controller(state: GameState, board: Board, area: str) -> str | None:
     """The house controlling an area, or None (R23)."""
-    info = board.control_info.get(area)
-    if info is None:
+    try:
+        kind, port_of, home = board.control_info[area]
+    except KeyError:
         board.area(area)  # raises the unknown-area diagnostic
-    kind, port_of, home = info
+        raise
     if kind == PORT:
         return controller(state, board, port_of) if port_of else None  # R23.6
     army = state.units.get(area)
@@ -34,6 +35,14 @@ def controller(state: GameState, board: Board, area: str) -> str | None:
 
 
 def controlled_areas(state: GameState, board: Board, house: str, kind: str | None = "land") -> list[str]:
+    if kind == LAND:
+        # a fast path (supply, mustering and power collection ask this for every house): a land area can be the
+        # house's only if it holds its units or power token or is its home (R23), so only those are tested
+        maybe = {a for a, army in state.units.items() if army["house"] == house}
+        maybe.update(a for a, h in state.power_tokens.items() if h == house)
+        maybe.update(board.home_lands(house))
+        lands = board.area_id_set(LAND)
+        return [a for a in sorted(maybe) if a in lands and controller(state, board, a) == house]
     return [a for a in board.area_ids(kind) if controller(state, board, a) == house]
 
 

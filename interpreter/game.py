@@ -88,9 +88,10 @@ class Game:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
-        if self.actor(decider) != decider:  # a vassal's commander decides for it (R33.7)
+        actor = self.actor(decider)
+        if actor != decider:  # a vassal's commander decides for it (R33.7)
             info.setdefault("for", decider)
-            decider = self.actor(decider)
+            decider = actor
         d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
         self._count += 1
         return d
@@ -273,6 +274,10 @@ class Game:
     def victory_points(self, house: str) -> int:
         return self.victory_table().get(house, 0)
 
+    def victory_words(self, house: str) -> str:
+        """What a house's victory points count, for the reports."""
+        return "castles and strongholds"
+
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
 
@@ -282,9 +287,14 @@ class Game:
     def supply_limits(self, house: str) -> list[int]:
         return self.rules.supply_limits(self.state.game, self.state.houses[house].supply)
 
-    def fits_supply(self, house: str, extra: dict[str, int] | None = None) -> bool:
+    def fits_supply(self, house: str, extra: dict[str, int] | None = None,
+                    counts: dict[str, int] | None = None) -> bool:
+        """Would the house's armies fit its supply limits, with `extra` units per area (R8.3)? `counts`: the
+        house's `control.unit_counts`, when a caller testing many positions of one state read them once."""
+        if counts is None:
+            counts = control.unit_counts(self.state, house)
         # the unit counts as they are: `control.fits_supply` keeps the armies and sorts them itself
-        sizes = control.unit_counts_with(control.unit_counts(self.state, house), extra or {})
+        sizes = control.unit_counts_with(counts, extra or {})
         return control.fits_supply(sizes, self.supply_limits(house))
 
     def destroy_unit(self, area: str, index: int, rule: str, why: str = "") -> list:
@@ -338,7 +348,7 @@ class Game:
         first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
         decided = steps[next((i for i in range(4) if second is None or first[i] != second[i]), 3)]
         self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
-                  f"with {self.victory_points(st.winner)} castles and strongholds"
+                  f"with {self.victory_points(st.winner)} {self.victory_words(st.winner)}"
                   + ("" if decided == steps[0] else f" (tie broken by {decided})"), house=st.winner,
                   ranking=ranking, decided_by=decided)
 
@@ -468,7 +478,10 @@ class Game:
         return bool(self.rules.unit_kinds[kind].get("flies"))
 
     def flying_kinds(self) -> set[str]:
-        return {k for k, rec in self.rules.unit_kinds.items() if rec.get("flies")}
+        kinds = self.__dict__.get("_flying_kinds")  # fixed by the bundle; combat asks for every unit
+        if kinds is None:
+            kinds = self._flying_kinds = frozenset(k for k, rec in self.rules.unit_kinds.items() if rec.get("flies"))
+        return set(kinds)
 
     def can_hold_power(self, house: str) -> bool:
         return not self.is_vassal(house)

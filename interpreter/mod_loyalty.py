@@ -72,6 +72,9 @@ class LoyaltyRules:
                 table[house] = min(self.game_rec["victory_points"], self.state.loyalty_points.get(house, 0) + printed)
         return table
 
+    def victory_words(self, house: str) -> str:
+        return "victory points (loyalty)" if self._loyalty_house(house) else "castles and strongholds"
+
     def check_victory(self) -> None:
         need = self.game_rec["victory_points"]
         table = self.victory_table()

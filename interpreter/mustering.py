@@ -71,12 +71,16 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
     kinds = g.rules.unit_kinds
     options = []
     land = g.state.units_in(area, house)
-    fits: dict[str, bool] = {}  # one more unit in an area: the same test for every kind, made once
+    # one more unit in an area: the test depends only on the units already there, so it is made once per count
+    # (and with the house's units read once)
+    fits: dict[int, bool] = {}
+    counts = control.unit_counts(g.state, house)
 
     def fits_one_more(where: str) -> bool:
-        if where not in fits:
-            fits[where] = g.fits_supply(house, {where: 1})
-        return fits[where]
+        there = counts.get(where, 0)
+        if there not in fits:
+            fits[there] = g.fits_supply(house, {where: 1}, counts)
+        return fits[there]
 
     for kind, rec in sorted(kinds.items()):
         cost = rec.get("muster_cost")

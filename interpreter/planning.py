@@ -70,28 +70,34 @@ def stars_used(g: Game, house: str) -> int:
     return _stars_in(g, _placed(g, house))
 
 
-def legal_tokens(g: Game, house: str, area: str) -> list[str]:
-    """Tokens the house may still put in `area` (R13.2.3: restrictions and the star limit)."""
+def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
+    """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area)."""
     placed = _placed(g, house)
-    stars_left = _stars_in(g, placed) < star_limit(g, house)
+    stars_left = max(0, star_limit(g, house) - _stars_in(g, placed))
     forbidden, special = g.state.forbidden_orders, _special_tokens(g)
-    return sorted({tok for tok in _unused(g, placed)
-                   if tok not in forbidden and (stars_left or tok not in special)})
-
-
-def placeable(g: Game, house: str) -> int:
-    """How many more tokens the house can still place: its unused legal tokens, ★ ones up to its limit."""
+    legal: set[str] = set()
     plain = stars = 0
-    placed = _placed(g, house)
-    forbidden, special = g.state.forbidden_orders, _special_tokens(g)
     for tok in _unused(g, placed):
         if tok in forbidden:
             continue
         if tok in special:
             stars += 1
+            if stars_left:
+                legal.add(tok)
         else:
             plain += 1
-    return plain + min(stars, max(0, star_limit(g, house) - _stars_in(g, placed)))
+            legal.add(tok)
+    return sorted(legal), plain + min(stars, stars_left)
+
+
+def legal_tokens(g: Game, house: str, area: str) -> list[str]:
+    """Tokens the house may still put in `area` (R13.2.3: restrictions and the star limit)."""
+    return _legal_and_placeable(g, house)[0]
+
+
+def placeable(g: Game, house: str) -> int:
+    """How many more tokens the house can still place: its unused legal tokens, ★ ones up to its limit."""
+    return _legal_and_placeable(g, house)[1]
 
 
 def assign_orders(g: Game) -> Proc:
@@ -106,11 +112,11 @@ def assign_orders(g: Game) -> Proc:
             continue  # vassal orders come after the houses' own (R34.1)
         areas = st.areas_of(house)
         for i, area in enumerate(areas):
-            options = legal_tokens(g, house, area)
+            options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
-            if len(areas) - i > placeable(g, house):
+            if len(areas) - i > room:
                 options = [*options, NONE]
             token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
                                         area=area)
