@@ -90,10 +90,14 @@ def reference_markdown() -> str:
 
 
 def refresh(path: Path) -> bool:
-    """Rewrite the generated part of `path`; True when it changed."""
+    """Rewrite the generated part of docs/dsl.md; True when it changed."""
+    return _replace_between(path, BEGIN, END, reference_markdown())
+
+
+def _replace_between(path: Path, begin: str, end: str, new: str) -> bool:
+    """Put `new` between the markers of `path` (or append it); True when the file changed."""
     text = path.read_text(encoding="utf-8")
-    new = reference_markdown()
-    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end) + r"\n?", re.S)
     updated = pattern.sub(lambda _m: new, text) if pattern.search(text) else text.rstrip() + "\n\n" + new
     if updated != text:
         path.write_text(updated, encoding="utf-8")
@@ -151,11 +155,5 @@ def bundle_fields_markdown(schema: dict) -> str:
 
 
 def refresh_bundle_doc(path: Path, schema: dict) -> bool:
-    text = path.read_text(encoding="utf-8")
-    new = bundle_fields_markdown(schema)
-    pattern = re.compile(re.escape(BUNDLE_BEGIN) + r".*?" + re.escape(BUNDLE_END) + r"\n?", re.S)
-    updated = pattern.sub(lambda _m: new, text) if pattern.search(text) else text.rstrip() + "\n\n" + new
-    if updated != text:
-        path.write_text(updated, encoding="utf-8")
-        return True
-    return False
+    """Rewrite the generated field reference of docs/bundle.md; True when it changed."""
+    return _replace_between(path, BUNDLE_BEGIN, BUNDLE_END, bundle_fields_markdown(schema))
