@@ -12,6 +12,7 @@ the march in a combat).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -85,9 +86,16 @@ _BINARY: dict[str, Callable] = {
 
 # ---- statements -----------------------------------------------------------------------------------
 
-def run(g: Game, block: list, sc: Scope) -> Proc:
-    """Run a block of compiled statements (a generator: decisions are yielded)."""
-    yield from compiled_block(block)(g, sc)
+def run(g: Game, block: list, sc: Scope):
+    """Run a block of compiled statements; returns what to `yield from` (the decisions it asks).
+
+    A block that can ask nothing runs at once (see `pure_block`) and returns an empty tuple.
+    """
+    pure = pure_block(block)
+    if pure is not None:
+        pure(g, sc)
+        return ()
+    return compiled_block(block)(g, sc)
 
 
 # ---- closures: each compiled effect is turned into Python closures once, then only called ----------
@@ -151,6 +159,69 @@ def _compile_expr(x) -> Callable:
 
 def compiled_block(block: list) -> Callable:
     return _cached(block, _compile_block)
+
+
+# A "pure" block asks no decision: every call's handler is a plain function and there is no choose,
+# may or choose-one. It runs as plain calls, without the generator protocol (most combat modifiers).
+_PURE: dict[int, tuple[object, Callable | None]] = {}
+
+
+def pure_block(block: list) -> Callable | None:
+    hit = _PURE.get(id(block))
+    if hit is not None and hit[0] is block:
+        return hit[1]
+    fn = _compile_pure(block) if all(_is_pure(st) for st in block) else None
+    _PURE[id(block)] = (block, fn)
+    return fn
+
+
+def _is_pure(st: dict) -> bool:
+    if "do" in st:
+        handler = HANDLERS.get(st["do"])
+        return handler is not None and "options" not in st and not inspect.isgeneratorfunction(handler)
+    if "if" in st:
+        return all(_is_pure(x) for x in st["then"]) and all(_is_pure(x) for x in st.get("else", []))
+    if "for" in st:
+        return all(_is_pure(x) for x in st["body"])
+    return "let" in st  # choose and may ask a decision
+
+
+def _compile_pure(block: list) -> Callable:
+    steps = [_compile_pure_statement(st) for st in block]
+
+    def run_pure(g, sc):
+        for step in steps:
+            step(g, sc)
+    return steps[0] if len(steps) == 1 else run_pure
+
+
+def _compile_pure_statement(st: dict) -> Callable:
+    if "do" in st:
+        handler, st_ = HANDLERS[st["do"]], st
+        args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
+        return lambda g, sc: handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+    if "if" in st:
+        cond, then = compiled_expr(st["if"]), _compile_pure(st["then"])
+        otherwise = _compile_pure(st["else"]) if st.get("else") else None
+
+        def if_(g, sc):
+            if cond(g, sc):
+                then(g, sc)
+            elif otherwise is not None:
+                otherwise(g, sc)
+        return if_
+    if "for" in st:
+        items, var, body = compiled_expr(st["in"]), st["for"], _compile_pure(st["body"])
+
+        def for_(g, sc):
+            for item in list(items(g, sc)):
+                body(g, sc.child(**{var: item}))
+        return for_
+    var, value = st["let"], compiled_expr(st["value"])
+
+    def let(g, sc):
+        sc.vars[var] = value(g, sc)
+    return let
 
 
 def _compile_block(block: list) -> Callable:
@@ -247,11 +318,11 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["else"], sc)
 
 
-def run_ability(g: Game, ability: dict, sc: Scope) -> Proc:
-    """Run one `when` ability if its condition holds now."""
+def run_ability(g: Game, ability: dict, sc: Scope):
+    """Run one `when` ability if its condition holds now; returns what to `yield from`."""
     if "if" in ability and not compiled_expr(ability["if"])(g, sc):
-        return
-    yield from compiled_block(ability["body"])(g, sc)
+        return ()
+    return run(g, ability["body"], sc)
 
 
 # ---- handler registry -----------------------------------------------------------------------------
