@@ -69,3 +69,8 @@ def test_alternate_house_card_set_deals_adwd_ffc_arryn_and_targaryen_b(bundle):
     base = Game(Rules(apply_variant(bundle, "adwd-base")), "base-6p", seed=5)
     assert {bundle["house_cards"][c]["set"] for hs in base.state.houses.values() for c in hs.hand} == {"adwd"}
     assert all(len(hs.hand) == 7 for hs in base.state.houses.values())
+
+
+def test_a_variant_for_another_rules_set_is_refused():
+    r = CliRunner().invoke(app, ["play", "--variant", "asos-base"])
+    assert r.exit_code == 1 and "variant 'asos-base' is for the rules set 'base'" in r.output and "--base" in r.output

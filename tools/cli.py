@@ -287,6 +287,14 @@ def play(
     rules = Rules.default(variant, _content(None, pack))
     chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
     setup_id = _setup_id(players, setup, base, targaryen)
+    if variant:
+        wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup_id)["game"]
+        if wanted != playing:  # a variant changes one rules set; on another it would silently do nothing
+            diags = Diagnostics()
+            diags.error("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
+                        f"'{setup_id}' plays '{playing}'", None,
+                        "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
+            raise MaesterError(diags)
     game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
     crew = _agents(agents, list(game.state.houses), seed)
     shown = 0
