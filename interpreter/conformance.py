@@ -31,7 +31,7 @@ def vector_from_scenario(rules: Rules, path: Path, root: Path) -> dict | None:
     sc = Scenario.load(path)
     initial = sc.build_state(rules).to_json()
     result = run_scenario(rules, sc)
-    if not result.ok:
+    if not result.ok or result.error is not None:  # a refused step is not a replayable run
         return None
     game = result.game
     return {

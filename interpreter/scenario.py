@@ -29,7 +29,7 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
                  "dragon-tokens", "loyalty-points",
                  "commanders", "bank", "loan-deck", "loans", "loan-discount-holder", "leaving"}
-EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left"}
+EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left", "error"}
 
 
 class ScenarioError(MaesterError):
@@ -258,10 +258,11 @@ class Result:
     steps: list[Step] = field(default_factory=list)
     checks: list[tuple[bool, str]] = field(default_factory=list)
     error: str | None = None
+    error_expected: bool = False  # the scenario's `expect: error:` matched the error
 
     @property
     def ok(self) -> bool:
-        return self.error is None and all(ok for ok, _ in self.checks)
+        return (self.error is None or self.error_expected) and all(ok for ok, _ in self.checks)
 
 
 def _answer_for(sc: Scenario, d: Decision, script: list):
@@ -379,6 +380,11 @@ def _get(data, path: str):
 def _check(result: Result) -> None:
     exp = result.scenario.expect
     events = result.game.events
+    if "error" in exp:  # the scenario shows something the rules refuse
+        matched = result.error is not None and str(exp["error"]) in result.error
+        result.error_expected = matched
+        result.checks.append((matched, f"error containing {exp['error']!r}" + (
+            "" if matched else f" — got {result.error!r}")))
     i = 0
     for want in exp.get("events") or []:
         j = next((k for k in range(i, len(events)) if _matches(events[k], want)), None)
