@@ -34,6 +34,11 @@ def reference_file(name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def bundle() -> dict:
-    from maester.dsl import compile_paths
+    """The bundled content, compiled once per session; a compile error fails readably, not as a traceback."""
+    from maester.dsl import CompileError, compile_paths
 
-    return compile_paths()
+    try:
+        return compile_paths()
+    except CompileError as e:
+        message = f"the bundled content does not compile:\n{e}"
+    pytest.fail(message, pytrace=False)

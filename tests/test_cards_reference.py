@@ -13,13 +13,14 @@ their reference id (last-days-of-summer-i / -ii, winter-is-coming-i / -ii), so n
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from .conftest import REFERENCE as REFERENCE_DIR
+
 yaml = pytest.importorskip("yaml")
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "game-content.yaml"
+REFERENCE = REFERENCE_DIR / "game-content.yaml"
 if not REFERENCE.exists():
     pytest.skip(f"reference file {REFERENCE} not found: the card checks need ../shared/reference/ beside the "
                 "repository", allow_module_level=True)
@@ -33,13 +34,6 @@ WILDLING_BLOCKS = ("lowest_bidder", "everyone_else", "night_watch_victory")
 # decided_by of the reference → the dominance token whose holder decides
 DECIDERS = {"iron-throne-holder": "iron-throne", "messenger-raven-holder": "messenger-raven",
             "valyrian-steel-blade-holder": "valyrian-steel-blade"}
-
-
-@pytest.fixture(scope="module")
-def bundle() -> dict:
-    from maester.dsl import compile_paths
-
-    return compile_paths()
 
 
 # ---- walking compiled effects -------------------------------------------------------------------

@@ -17,12 +17,13 @@ How the content carries the reference (see content/core/*.mst and content/setups
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
 
-GAME_CONTENT = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "game-content.yaml"
+from .conftest import REFERENCE
+
+GAME_CONTENT = REFERENCE / "game-content.yaml"
 SKIP_REASON = (f"reference file {GAME_CONTENT} not found: these checks need ../shared/reference/ "
                "beside the repository")
 
@@ -98,17 +99,6 @@ def ref() -> dict:
         pytest.skip(SKIP_REASON)
     return REF
 
-
-@pytest.fixture(scope="module")
-def bundle() -> dict:
-    """The bundled content, compiled once for this module."""
-    from maester.dsl import CompileError, compile_paths
-
-    try:
-        return compile_paths()
-    except CompileError as e:
-        message = f"the bundled content does not compile:\n{e}"
-    pytest.fail(message, pytrace=False)
 
 
 def _get(bundle: dict, section: str, ident: str) -> dict:

@@ -8,12 +8,13 @@ has abilities exactly when the reference gives an effect; its first ability hook
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "house-cards.yaml"
+from .conftest import REFERENCE as REFERENCE_DIR
+
+REFERENCE = REFERENCE_DIR / "house-cards.yaml"
 
 SETS = ("base", "mod-arryn", "mod-targaryen-a", "mod-targaryen-b", "mod-vassal", "adwd", "ffc-arryn", "asos")
 SIX_HOUSE_SETS = {"base", "adwd", "asos"}  # a deck for each of the six base houses: 42 cards; others 7
@@ -44,10 +45,8 @@ def reference() -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def compiled() -> dict:
-    from maester.dsl import compile_paths
-
-    return compile_paths()
+def compiled(bundle) -> dict:
+    return bundle
 
 
 @pytest.fixture(scope="module")

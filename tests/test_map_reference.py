@@ -8,12 +8,13 @@ every attribute, every border and the Westeros–Essos sea links of the compiled
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
 
-MAP_YAML = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "map.yaml"
+from .conftest import REFERENCE
+
+MAP_YAML = REFERENCE / "map.yaml"
 
 # reference board key -> our board id
 BOARDS = {"base": "base", "mod_westeros": "mod-westeros", "mod_essos": "mod-essos"}
@@ -134,15 +135,8 @@ def expected(reference) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def compiled() -> dict:
-    """The bundled content, compiled once for this module."""
-    from maester.dsl import CompileError, compile_paths
-
-    try:
-        return compile_paths()
-    except CompileError as e:
-        message = f"the bundled content does not compile:\n{e}"
-    pytest.fail(message, pytrace=False)
+def compiled(bundle) -> dict:
+    return bundle
 
 
 def _board(compiled: dict, board_id: str) -> dict:
