@@ -42,13 +42,14 @@ class Rules:
 
     # ---- lookups with a readable error
     def _get(self, section: str, ident: str, what: str) -> dict:
-        records = self.bundle.get(section, {})
-        if ident not in records:
+        try:
+            return self.bundle[section][ident]  # the hot path (orders, cards, houses are asked often)
+        except KeyError:
+            records = self.bundle.get(section, {})
             diags = Diagnostics()
             diags.error(f"unknown-{what}", f"unknown {what} '{ident}'", None,
                         hint_for(ident, records, show_all=20))
-            raise BundleError(diags)
-        return records[ident]
+            raise BundleError(diags) from None
 
     def setup(self, setup_id: str) -> dict:
         return self._get("setups", setup_id, "setup")
@@ -57,22 +58,13 @@ class Rules:
         return self._get("games", game_id, "game")
 
     def house(self, house_id: str) -> dict:
-        try:
-            return self.bundle["houses"][house_id]
-        except KeyError:
-            return self._get("houses", house_id, "house")
+        return self._get("houses", house_id, "house")
 
     def order(self, order_id: str) -> dict:
-        try:
-            return self.bundle["orders"][order_id]  # hot path: planning and resolution ask this often
-        except KeyError:
-            return self._get("orders", order_id, "order")
+        return self._get("orders", order_id, "order")
 
     def card(self, card_id: str) -> dict:
-        try:
-            return self.bundle["house_cards"][card_id]
-        except KeyError:
-            return self._get("house_cards", card_id, "house card")
+        return self._get("house_cards", card_id, "house card")
 
     def westeros_card(self, card_id: str) -> dict:
         return self._get("westeros_cards", card_id, "Westeros card")
