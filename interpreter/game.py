@@ -23,6 +23,10 @@ from .state import GameState, HouseState
 Proc = Generator[Decision, object, object]
 
 
+def _from_state(rules: Rules, doc: dict) -> Game:
+    return Game.from_state(rules, doc)
+
+
 class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
     """Raised inside the procedure when a house wins at once (R26.1)."""
 
@@ -177,6 +181,12 @@ class Game:
         g = self._rebuilt(len(self.answers), self.actions)
         g.events, g._event_base = list(self.events), self._event_base
         return g
+
+    def __deepcopy__(self, memo) -> Game:
+        return self.clone()
+
+    def __reduce__(self):  # pickling (e.g. to send a game to another process) goes through the position
+        return (_from_state, (self.rules, self.to_state()))
 
     def undo(self) -> None:
         """Take back the last answer: the game is again where it was when that decision was asked
