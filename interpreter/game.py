@@ -73,6 +73,7 @@ class Game:
         self.decision: Decision | None = None
         self._count = 0
         self._event_base = 0  # events emitted before this object's first one (a resumed game)
+        self._restarted = False  # set by `resume_at`: the first checkpoint reached is the one resumed from
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
@@ -141,6 +142,9 @@ class Game:
 
     def _checkpoint(self) -> None:
         """The procedure is at a point it can restart from with the state alone: remember it."""
+        if self._restarted:  # a game rebuilt at a checkpoint is at that very point: nothing new to keep
+            self._restarted = False
+            return
         cp = Checkpoint(self.state.to_json(), len(self.answers), self.event_count, self._count)
         if self.checkpoints and self.checkpoints[-1].answers == cp.answers and len(self.checkpoints) > 1:
             self.checkpoints[-1] = cp  # no decision since the last one: the later point reruns less
@@ -153,6 +157,7 @@ class Game:
         cp = checkpoints[-1]
         self._event_base, self._count = cp.events, cp.decisions
         self.answers, self.actions, self.checkpoints = list(answers), list(actions), list(checkpoints)
+        self._restarted = True
 
     def record_action(self, entry: dict) -> None:
         """Keep a between-decision action in the history, placed after the answers given so far."""

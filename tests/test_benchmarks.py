@@ -64,3 +64,12 @@ def test_bench_effects_interpreted_and_direct_do_the_same_work(rules):
 def test_bench_effects_rejects_an_unknown_card(rules):
     with pytest.raises(SystemExit, match="no benchmark for nobody"):
         load("bench_effects").main(["--cards", "nobody"], rules=rules)
+
+
+def test_bench_clone_runs(rules, capsys):
+    result = load("bench_clone").main(["--setups", "base-3p", "--games", "1", "--every", "60", "--repeat", "1"],
+                                      rules=rules)
+    out = capsys.readouterr().out
+    assert "clone/json" in out and "resume/json" in out
+    row = result["base-3p"]
+    assert row["positions"] > 0 and row["clone_us"] > 0 and math.isfinite(row["clone_ratio"])
