@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from . import control, position
+from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
 from .position import Checkpoint
 from .rng import Rng, seed_state
@@ -115,6 +116,8 @@ class Game:
         """Make a decision to yield: `answer = yield game.ask(...)`."""
         if not options:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
+        if kind not in DECISION_KINDS:
+            raise AssertionError(f"decision kind '{kind}' is not declared in decision_kinds.py")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
         actor = self.actor(decider)
