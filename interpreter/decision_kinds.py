@@ -125,7 +125,8 @@ _KINDS = [
                  "one element of the effect's set: a card, area, house or number, or a unit as AREA#INDEX (its "
                  "place in the area's unit list)"),
     DecisionKind("choose-one", "the house a card's `option` list names", "R20.2",
-                 {"type": "string", "pattern": "^[a-z]$"}, "the letter of the option taken"),
+                 {"type": "string", "pattern": f"^{ID}$"}, "the label of the option taken (a, b, c... or the "
+                 "option's own word, e.g. up/down)"),
     DecisionKind("destroy-unit", "the house a card's effect names", "R20.2", _joined("AREA:KIND"),
                  "destroy the unit of KIND in AREA"),
     DecisionKind("place-unit", "the house a card's effect names", "R20.2", _joined("KIND:AREA"),

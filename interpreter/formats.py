@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
 FORMAT_FILES = {"state": "state.schema.json", "decision": "decision.schema.json",
@@ -43,5 +44,7 @@ def _pointer(path) -> str:
 
 def problems(name: str, doc: object, limit: int = 20) -> list[str]:
     """Up to `limit` violations of the format `name`, each as 'JSON-pointer: message', deepest first."""
-    errors = sorted(validator(name).iter_errors(doc), key=lambda e: (-len(e.absolute_path), list(map(str, e.path))))
+    # best_match descends into anyOf/oneOf branches, so a bad answer names its own place, not its parent
+    errors = [best_match([e]) for e in validator(name).iter_errors(doc)]
+    errors.sort(key=lambda e: (-len(e.absolute_path), list(map(str, e.absolute_path))))
     return [f"{_pointer(e.absolute_path)}: {e.message[:200]}" for e in errors[:limit]]

@@ -84,3 +84,29 @@ def test_the_decision_schema_file_is_generated_from_the_catalogue():
     assert on_disk == decision_schema_text(), ("schemas/decision.schema.json is stale: run "
                                                "python -c 'from maester.interpreter.decision_kinds import "
                                                "write_decision_schema; write_decision_schema()'")
+
+
+def _undescribed(node, path=()):
+    if isinstance(node, dict):
+        for key, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, dict) and not sub.get("description"):
+                yield "/".join((*path, key))
+            yield from _undescribed(sub, (*path, key))
+        for key, sub in node.items():
+            if key == "$defs":
+                for name, d in sub.items():
+                    yield from _undescribed(d, ("$defs", name))
+            elif key in ("if", "then", "else", "not"):
+                continue  # conditions restate properties described elsewhere
+            elif key != "properties" and isinstance(sub, dict):
+                yield from _undescribed(sub, (*path, key))
+            elif key != "properties" and isinstance(sub, list):
+                for item in sub:
+                    yield from _undescribed(item, (*path, key))
+
+
+@pytest.mark.parametrize("name", ["bundle", "state", "position", "log", "decision"])
+def test_every_field_of_every_format_has_a_meaning(name):
+    schema = json.loads((REPO / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    missing = sorted(set(_undescribed(schema)))
+    assert not missing, f"fields of {name}.schema.json without a description (docs/bundle.md shows them): {missing}"
