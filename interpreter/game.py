@@ -716,6 +716,6 @@ class Game:
             "rounds": self.state.round,
             "castles": {h: self.victory_points(h) for h in self.turn_order},
             "decisions": len(self.answers),
-            "events": len(self.events),
+            "events": self.event_count,
             "state_hash": self.state.hash(),
         }
