@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import control
+from .procedures import run_procedure
 
 if TYPE_CHECKING:
     from .combat import Combat
@@ -468,15 +469,13 @@ def _replace_unit(g, sc, a, st):
 def _place_units(g, sc, a, st):
     house = a["house"]
     by = a.get("by") or house
-    from .mustering import placement_areas
-
     for _ in range(a.get("count", 1)):
         kinds = [a["kind"]] if a.get("kind") else [k for k in g.rules.unit_kinds if
                                                    g.rules.unit_kinds[k].get("muster_cost") is not None]
         kinds = [k for k in kinds if g.available_units(house, k) > 0]
         options = []
         for kind in kinds:
-            for area in placement_areas(g, house, kind, a.get("in") or None):
+            for area in run_procedure("placement-areas")(g, house, kind, a.get("in") or None):
                 options.append(f"{kind}:{area}")
         if not options:
             return
@@ -510,10 +509,8 @@ def _remove_order(g, sc, a, st):
 
 @handler("place-order")
 def _place_order(g, sc, a, st):
-    from .planning import unused_tokens
-
     house, area, order = a["house"], a["area"], a["order"]
-    if g.state.house_in(area) != house or order not in unused_tokens(g, house):
+    if g.state.house_in(area) != house or order not in run_procedure("unused-tokens")(g, house):
         return _nothing()  # orders need units of their house (R14.7); the token must be off the board
     old = g.state.orders.pop(area, None)
     if old:
@@ -582,53 +579,39 @@ def _move_supply(g, sc, a, st):
         g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"],
                supply=new)
         hs.supply = new
-    from .mustering import reconcile
-
-    yield from reconcile(g, [a["house"]], sc.rule)
+    yield from run_procedure("reconcile")(g, [a["house"]], sc.rule)
 
 
 # -- procedures shared by cards
 @handler("adjust-supply")
 def _adjust_supply(g, sc, a, st):
-    from .mustering import adjust_supply
-
-    yield from adjust_supply(g, sc.rule or "R8.2")
+    yield from run_procedure("adjust-supply")(g, sc.rule or "R8.2")
 
 
 @handler("muster")
 def _muster(g, sc, a, st):
-    from .mustering import muster
-
-    yield from muster(g, a["house"], a.get("in") or None, sc.rule or "R9")
+    yield from run_procedure("muster")(g, a["house"], a.get("in") or None, sc.rule or "R9")
 
 
 @handler("collect-power")
 def _collect_power(g, sc, a, st):
-    from .westeros import collect_power
-
-    collect_power(g, a.get("ports", True), sc.rule or "R7.9")
+    run_procedure("collect-power")(g, a.get("ports", True), sc.rule or "R7.9")
     return _nothing()
 
 
 @handler("bid-on-influence-tracks")
 def _bid(g, sc, a, st):
-    from .westeros import influence_bidding
-
-    yield from influence_bidding(g)
+    yield from run_procedure("bid-on-influence-tracks")(g)
 
 
 @handler("wildling-attack")
 def _wildling_attack(g, sc, a, st):
-    from .westeros import wildling_attack
-
-    yield from wildling_attack(g, a.get("strength"), a.get("excluded"))
+    yield from run_procedure("wildling-attack")(g, a.get("strength"), a.get("excluded"))
 
 
 @handler("advance-wildlings")
 def _advance_wildlings(g, sc, a, st):
-    from .westeros import advance_wildlings
-
-    yield from advance_wildlings(g, a.get("steps", 1))
+    yield from run_procedure("advance-wildlings")(g, a.get("steps", 1))
 
 
 @handler("move-wildling-threat")
@@ -923,10 +906,8 @@ def _order_areas(g, sc, a):
 
 @query("unused-orders")
 def _unused_orders(g, sc, a):
-    from .planning import unused_tokens
-
     among = a.get("among") or None
-    return sorted({o for o in unused_tokens(g, a["house"]) if among is None or o in among})
+    return sorted({o for o in run_procedure("unused-tokens")(g, a["house"]) if among is None or o in among})
 
 
 def _strengths(g, cards):

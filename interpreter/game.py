@@ -16,6 +16,7 @@ from maester.dsl.diagnostics import BundleError, Diagnostics
 from . import control, position
 from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
+from .phases import action_phase, planning_phase, westeros_phase
 from .position import Checkpoint
 from .rng import Rng, seed_state
 from .rules import Rules
@@ -218,8 +219,6 @@ class Game:
 
     # ---- the game --------------------------------------------------------------------------------
     def _run(self) -> Proc:
-        from .phases import action_phase, planning_phase, westeros_phase
-
         st = self.state
         stop = self.options.stop_after
         try:

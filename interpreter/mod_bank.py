@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from .game import Proc
 
 from .effects import Scope, run
+from .mustering import muster
 
 
 class IronBankRules:
@@ -86,8 +87,6 @@ class IronBankRules:
         elif kind == "defense-or-muster":
             a = self.board.area(area)
             if a.is_land and self.castle_level(area) != "none":  # no effect in a port (R34.5)
-                from .mustering import muster
-
                 self.emit("muster-order", "R34.5", f"{house} musters in {area} (vassal muster order)", area=area)
                 yield from muster(self, house, [area], "R34.5")
             else:
