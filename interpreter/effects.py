@@ -197,9 +197,18 @@ def _compile_pure(block: list) -> Callable:
 
 def _compile_pure_statement(st: dict) -> Callable:
     if "do" in st:
-        handler, st_ = HANDLERS[st["do"]], st
+        handler, st_, at = HANDLERS[st["do"]], st, st.get("at", "")
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
-        return lambda g, sc: handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+
+        def do_pure(g, sc):
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            outer, g.origin = g.origin, (sc.card, at)
+            try:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            finally:
+                g.origin = outer
+        return do_pure
     if "if" in st:
         cond, then = compiled_expr(st["if"]), _compile_pure(st["then"])
         otherwise = _compile_pure(st["else"]) if st.get("else") else None
@@ -244,8 +253,12 @@ def _compile_statement(st: dict) -> Callable:
         if handler is None:
             raise EffectError(f"no handler for primitive '{name}'")
 
+        at = st.get("at", "")
+
         def do(g, sc):
-            return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
         return do
     if "if" in st:
         cond = compiled_expr(st["if"])
@@ -276,6 +289,40 @@ def _compile_statement(st: dict) -> Callable:
     if "may" in st:
         return lambda g, sc: _may(g, st, sc)
     raise EffectError(f"unknown statement {sorted(st)}")
+
+
+def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
+    """Run `fn` (a plain function or a generator of decisions) with `origin` as the source of its events.
+
+    A generator keeps the origin across its decisions: while it waits for an answer nothing else of
+    this game runs, and nested statements set and restore their own origin.
+    """
+    outer, g.origin = g.origin, origin
+    try:
+        out = fn(*args)
+    finally:
+        g.origin = outer
+    if inspect.isgenerator(out):
+        return _traced_steps(g, origin, out)
+    return out if out is not None else ()
+
+
+def _traced_steps(g: Game, origin: tuple[str, str], steps: Proc) -> Proc:
+    outer, g.origin = g.origin, origin
+    try:
+        answer = None
+        while True:
+            try:
+                d = steps.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            g.origin = outer  # while waiting for the answer, the origin is not this statement's
+            try:
+                answer = yield d
+            finally:
+                g.origin = origin
+    finally:
+        g.origin = outer
 
 
 def _as_option(value):
@@ -312,7 +359,10 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost)) == "yes"
     if taken:
         if cost:
-            g.discard_power(by, cost, sc.rule, f"cost of {sc.card}")
+            if sc.card is not None:
+                traced(g, (sc.card, st.get("at", "")), g.discard_power, by, cost, sc.rule, f"cost of {sc.card}")
+            else:
+                g.discard_power(by, cost, sc.rule, "cost")
         yield from run(g, st["body"], sc)
     elif "else" in st:
         yield from run(g, st["else"], sc)

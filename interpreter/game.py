@@ -46,6 +46,8 @@ class Game:
         self.decision: Decision | None = None
         self._count = 0
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
+        # (card id, "file:line:col") of the card statement running now: its events carry both (see emit)
+        self.origin: tuple[str, str] | None = None
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -104,6 +106,13 @@ class Game:
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        if self.origin is not None:
+            # an event of a card ability: `card` names that card, `source` its DSL statement; a different card
+            # the event is about (the card a cancel sends back, the one revealed instead) moves to `subject`
+            card, source = self.origin
+            if data.get("card") not in (None, card):
+                data["subject"] = data["card"]
+            data["card"], data["source"] = card, source
         event = {"n": len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)

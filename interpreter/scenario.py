@@ -427,7 +427,8 @@ def explain_lines(result: Result) -> list[str]:
     for step in result.steps:
         if step.event is not None:
             e = step.event
-            lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}")
+            origin = f"  ⟨{e['card']} @ {e['source']}⟩" if "source" in e else ""  # the card statement behind it
+            lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}{origin}")
         elif step.decision is not None:
             d = step.decision
             how = {"script": "", "default": " (default)", "first": " (first option)"}.get(step.source, "")
