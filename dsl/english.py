@@ -418,7 +418,7 @@ class English:
             "others": lambda: f"the houses other than {h}",
             "player-houses": lambda: "the player houses (not vassals)",
             "vassals": lambda: "the vassal houses",
-            "turn-order": lambda: "the houses in reverse turn order" if a.get("reverse") else "the houses in turn order",
+            "turn-order": lambda: f"the houses in {'reverse ' if a.get('reverse') else ''}turn order",
             "is-vassal": lambda: f"{verb(h, 'is')} a vassal",
             "commander": lambda: f"{possessive(h)} commander",
             "holder": lambda: f"the holder of the {e('token')}",
@@ -727,16 +727,14 @@ class English:
                 what = f"that many {different}{plural(noun)}{rest}"
             else:
                 what = f"{different}{plural(noun)}{rest}, as many as {self.expr(count, env)}"
-        if elem == "int":
-            ref = "that number"
-        else:
-            ref = f"that {noun}" if count == 1 else f"each chosen {noun}"
+        ref = "that number" if elem == "int" else f"that {noun}" if count == 1 else f"each chosen {noun}"
         inner = {**env, st["choose"]: Ref(ref, elem, noun)}
         return f"{verb(by, 'chooses')} {what}; {self.block(st['body'], inner)}"
 
     @staticmethod
     def _own(phrase: str, chooser: str) -> str:
         """The chooser's own things read "its"/"your": "the highest bidder chooses one of its Footmen"."""
+        phrase = phrase.replace(f"controlled by {chooser}", f"under {its(chooser)} control")
         if chooser == "you":
             return phrase
         return phrase.replace(possessive(chooser) + " ", "its ")
@@ -769,7 +767,7 @@ class English:
             elif len(steps) == 1:
                 text = f"{who} may decide{cond} that {body}"
             else:
-                text = f"{who} may decide{cond} to do this: {body}"
+                text = f"{who} may decide{cond} to do the following: {body}"
         if st.get("else"):
             text += f"; if {who} {does} not, {self.block(st['else'], env)}"
         return text
@@ -816,9 +814,11 @@ class English:
                 banner = ("Put a loyalty token in " + self.either([self.name(a) for a in rec["banner"]]) + ". ")
             return f"{head}. {banner}{self.block(rec['effect'], top=True)}."
         if section == "wildling_cards":
-            return (f"{rec['name']}. Wildlings win — lowest bidder: {self.block(rec['lowest_bidder'])}. "
-                    f"Everyone else: {self.block(rec['everyone_else'])}. "
-                    f"Night's Watch wins — highest bidder: {self.block(rec['night_watch_victory'])}.")
+            win = self.block(rec["lowest_bidder"])
+            if rec["everyone_else"]:
+                win = (win + "; then " if rec["lowest_bidder"] else "") + self.block(rec["everyone_else"])
+            return (f"{rec['name']}. If the wildlings win: {win}. "
+                    f"If the Night's Watch wins: {self.block(rec['night_watch_victory'])}.")
         if section == "loans":
             return f"{rec['name']} (loan). {self.block(rec['effect'], top=True)}."
         if section == "tides_cards":
