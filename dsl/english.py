@@ -114,6 +114,7 @@ class English:
                 token = track["dominance_token"]
                 self.names[token["id"]] = token["name"]
         self.conditions: list[tuple[object, str]] = []  # every condition said, with its node (for the tests)
+        self._static = False  # rendering a combat-strength ability
 
     # ---- names and types -----------------------------------------------------------------------
     def name(self, ident: str, type_: str = "") -> str:
@@ -287,13 +288,52 @@ class English:
         return x
 
     def _chain(self, op: str, args: list, env: dict) -> list[str]:
-        out = []
+        """The operands of a chain of `and` (or `or`), flattened; a nested chain of the other kind reads
+        "either ... or ..." / "both ... and ..."; icons of one area are said together."""
+        flat: list = []
         for arg in args:
             if isinstance(arg, dict) and arg.get("op") == op:
-                out.extend(self._chain(op, arg["args"], env))
+                flat.extend(self._flatten(op, arg))
             else:
-                out.append(self.expr(arg, env))
+                flat.append(arg)
+        out: list[str] = []
+        i = 0
+        while i < len(flat):
+            arg = flat[i]
+            icons = self._icons(arg)
+            if icons is not None:
+                same = [icons]
+                while i + 1 < len(flat) and (nxt := self._icons(flat[i + 1])) and nxt[:2] == icons[:2]:
+                    same.append(nxt)
+                    i += 1
+                if len(same) > 1:
+                    area, negated = self.expr(icons[0], env), icons[1]
+                    names = [self.expr(x[2], env) for x in same]
+                    out.append(f"{area} has no " + self.either(names, "and no") if negated else
+                               f"{area} has " + self.either([article(n) for n in names], op))
+                    i += 1
+                    continue
+            text = self.expr(arg, env)
+            if isinstance(arg, dict) and arg.get("op") in ("and", "or") and arg["op"] != op \
+                    and len(self._chain(arg["op"], arg["args"], env)) > 1:
+                text = ("either " if arg["op"] == "or" else "both ") + text
+            out.append(text)
+            i += 1
         return out
+
+    def _flatten(self, op: str, x) -> list:
+        if isinstance(x, dict) and x.get("op") == op:
+            return [y for a in x["args"] for y in self._flatten(op, a)]
+        return [x]
+
+    @staticmethod
+    def _icons(x) -> tuple | None:
+        """(area, negated, icon) of `has-icon(area, icon)` or its negation."""
+        negated = isinstance(x, dict) and x.get("op") == "not"
+        inner = x["args"][0] if negated else x
+        if isinstance(inner, dict) and inner.get("query") == "has-icon":
+            return (inner["args"]["area"], negated, inner["args"]["icon"])
+        return None
 
     def compare(self, op: str, a, b, env: dict) -> str:
         qa = a.get("query") if isinstance(a, dict) else None
@@ -434,8 +474,14 @@ class English:
     def _without(self, a: dict, env: dict) -> str:
         items = self._resolve(a["items"], env)
         if isinstance(items, dict) and items.get("query") == "without":
-            return f"{self._without(items['args'], env)} and {self.expr(a['removed'], env)}"
-        return f"{self.expr(items, env)} other than {self.expr(a['removed'], env)}"
+            return f"{self._without(items['args'], env)} and {self._all_of(a['removed'], env)}"
+        return f"{self.expr(items, env)} other than {self._all_of(a['removed'], env)}"
+
+    def _all_of(self, x, env: dict) -> str:
+        """A list every item of which counts: "the area the attack came from and the embattled area"."""
+        if isinstance(x, dict) and "list" in x:
+            return self.either([self.expr(i, env) for i in x["list"]], "and")
+        return self.expr(x, env)
 
     def _units(self, a: dict, env: dict) -> str:
         kind = plural(self.expr(a["kind"], env)) if a.get("kind") else "units"
@@ -493,7 +539,7 @@ class English:
             "add-swords": lambda: f"{possessive(h)} card gets {self.amount(a['amount'], 'extra sword icon', env)}",
             "add-fortifications": lambda: f"{possessive(h)} card gets "
                                           f"{self.amount(a['amount'], 'extra fortification icon', env)}",
-            "set-printed-strength": lambda: f"the printed combat strength of {e('card')} counts as {e('value')}",
+            "set-printed-strength": lambda: self._printed(a, env),
             "set-unit-strength": lambda: f"each of {e('units')} has a combat strength of {e('value')}",
             "set-final-strength": lambda: f"{possessive(h)} final combat strength is {e('value')}",
             "return-played-card": lambda: f"{possessive(h)} revealed house card goes back to {its(h)} hand",
@@ -514,6 +560,7 @@ class English:
             "destroy-units": lambda: self._destroy_units(a, env),
             "replace-unit": lambda: f"{e('unit')} is replaced by {article(e('kind'))}",
             "place-units": lambda: self._place_units(a, env),
+            "_place-many": lambda: self._place_units(a, env),
             "prevent-casualties": lambda: f"{verb(h, 'loses')} no units as casualties in this combat"
                                           + (" (Tides of Battle skulls still destroy units)"
                                              if a.get("except-skulls") else ""),
@@ -532,7 +579,8 @@ class English:
             "move-on-track": lambda: f"{verb(h, 'moves')} to the {e('to')} position of "
                                      f"{self.track(a['track'], env)}",
             "move-down-track": lambda: f"{verb(h, 'moves')} down {self.amount(a['places'], 'place', env)} on "
-                                       f"{self.track(a['track'], env)}",
+                                       + self.track(a["track"], env).replace(f"where {verb(h, 'stands')}",
+                                                                             f"where {verb(pronoun(h), 'stands')}"),
             "move-up-track": lambda: f"{verb(h, 'moves')} up {self.amount(a['places'], 'place', env)} on "
                                      f"{self.track(a['track'], env)}",
             "take-dominance-token": lambda: f"{verb(h, 'takes')} the dominance token of {self.track(a['track'], env)}",
@@ -569,6 +617,14 @@ class English:
             "revive-unit": lambda: f"put one of {possessive(h)} destroyed {plural(e('kind'))} back in {e('in')}",
         }.get(name)
         return say() if say else self.template(name, a, env)
+
+    def _printed(self, a: dict, env: dict) -> str:
+        card, value = self.expr(a["card"], env), a["value"]
+        if isinstance(value, dict) and value.get("op") in ("+", "-") \
+                and value["args"][0] == {"query": "printed-strength", "args": {"card": a["card"]}}:
+            change = "reduced" if value["op"] == "-" else "increased"
+            return f"the printed combat strength of {card} is {change} by {self.expr(value['args'][1], env)}"
+        return f"the printed combat strength of {card} counts as {self.expr(value, env)}"
 
     def _discard_power(self, a: dict, env: dict) -> str:
         h = self.expr(a["house"], env)
@@ -607,7 +663,14 @@ class English:
         h = self.expr(a["house"], env)
         by = self.expr(a["by"], env) if a.get("by") is not None else h
         kind = self.expr(a["kind"], env) if a.get("kind") is not None else "unit"
-        text = f"{verb(by, 'places')} {self.amount(a.get('count', 1), kind, env)}"
+        if len(a.get("kinds", ())) > 1:  # several placements said as one
+            what = self.either([self.amount(n, self.expr(k, env), env) for n, k in a["kinds"]], "and")
+            text = f"{verb(by, 'places')} {what}, each"
+        else:
+            count = a.get("count", 1)
+            text = f"{verb(by, 'places')} {self.amount(count, kind, env)}"
+            if count != 1 and a.get("in") in (None, {"list": []}):
+                text += ", each"  # each unit may go to another area
         if a.get("kind") is None:
             text += f" of {its(by)} choice"
         if by != h:
@@ -648,12 +711,13 @@ class English:
     # ---- statements ----------------------------------------------------------------------------
     def block(self, stmts: list, env: dict | None = None, top: bool = False) -> str:
         env = dict(env or {})
-        parts = [p for p in (self.statement(s, env) for s in stmts) if p]
+        parts = [p for p in (self.statement(s, env) for s in _merged_placements(stmts)) if p]
         if not parts:
             return "nothing happens"
         if top:
             return ". ".join(_cap(p) for p in parts)
-        return "; then ".join(parts)
+        # static modifiers (read while strength is counted) all hold at once: no "then" between them
+        return "; ".join(parts) if self._static else "; then ".join(parts)
 
     def condition(self, node, env: dict) -> str:
         text = self.expr(node, env)
@@ -763,8 +827,11 @@ class English:
                 # "you choose ..." -> "you may choose ...": the step itself is the option
                 base = m.group(1) if who == "you" else _verb_only("you", m.group(1))
                 first, sep, rest = (re.split(r"([;:] )", m.group(2), maxsplit=1) + ["", ""])[:3]
+                if len(steps) > 1 and rest.startswith("then ") and "choose" not in st["body"][0]:
+                    # the steps after the first one happen only when the option is taken
+                    rest = f"if {who} {'do' if who == 'you' else 'does'}, " + rest[len("then "):]
                 text = f"{who} may {base}{first}{cond}{sep}{rest}"
-            elif len(steps) == 1:
+            elif len(steps) == 1 and "if" not in steps[0]:
                 text = f"{who} may decide{cond} that {body}"
             else:
                 text = f"{who} may decide{cond} to do the following: {body}"
@@ -783,6 +850,7 @@ class English:
         trig = TRIGGERS.get(ab["trigger"])
         head = trig.english if trig else ab["trigger"]
         env: dict = {}
+        self._static = ab["trigger"] == "combat-strength"
         body = self.block(ab["body"], env)
         if "if" in ab:
             cond = self.condition(ab["if"], env)
@@ -792,7 +860,7 @@ class English:
 
     # ---- whole cards ---------------------------------------------------------------------------
     def card(self, section: str, rec: dict) -> str:
-        self.conditions = []
+        self.conditions, self._static = [], False
         return polish(self._card(section, rec))
 
     def _card(self, section: str, rec: dict) -> str:
@@ -832,6 +900,25 @@ class English:
                              "it won or lost (fortification icons do not cancel skulls)")
             return f"{rec['name']} (Tides of Battle, {count_noun(rec['copies'], 'copy')}). {_cap('; '.join(parts))}."
         return rec.get("name", "")
+
+
+def _merged_placements(stmts: list) -> list:
+    """Consecutive placements that differ only in what is placed read as one: "1 Footman, 1 Knight and 1 Ship"."""
+    out: list = []
+    for st in stmts:
+        prev = out[-1] if out else None
+        if prev is not None and st.get("do") == "place-units" and prev.get("do") in ("place-units", "_place-many") \
+                and isinstance(st["args"].get("kind"), dict) \
+                and {k: v for k, v in st["args"].items() if k not in ("kind", "count")} == prev["_same"]:
+            prev["do"] = "_place-many"
+            prev["args"]["kinds"].append((st["args"].get("count", 1), st["args"]["kind"]))
+            continue
+        if st.get("do") == "place-units" and isinstance(st["args"].get("kind"), dict):
+            st = {**st, "args": {**st["args"], "kinds": [(st["args"].get("count", 1), st["args"]["kind"])]},
+                  "_same": {k: v for k, v in st["args"].items() if k not in ("kind", "count")}}
+        out.append(st)
+    return [({**st, "do": "place-units"} if st.get("do") == "_place-many" and len(st["args"]["kinds"]) == 1 else st)
+            for st in out]
 
 
 def _uses(node, name: str) -> bool:
