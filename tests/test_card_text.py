@@ -94,7 +94,8 @@ def test_card_text_matches_the_reviewed_golden_text(bundle, english, request, na
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"# Golden card text ({name[:-5]}): reviewed against the reference; rewrite with "
                         "MAESTER_UPDATE_GOLDEN=1 after review.\n"
-                        + yaml.safe_dump(now, sort_keys=True, allow_unicode=True, width=110), encoding="utf-8")
+                        + yaml.dump(now, Dumper=_Folded, sort_keys=True, allow_unicode=True, width=110),
+                        encoding="utf-8")
     golden = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
     problems = []
     for cid in sorted(set(golden) | set(now)):
@@ -108,6 +109,14 @@ def test_card_text_matches_the_reviewed_golden_text(bundle, english, request, na
                 line for line in diff if line[:1] in "+-"))
     assert not problems, (f"{name}: {len(problems)} card text(s) differ from the golden file; review, then run "
                           "with MAESTER_UPDATE_GOLDEN=1 (or --update-golden)\n" + "\n".join(problems))
+
+
+class _Folded(yaml.SafeDumper):
+    """Card texts as folded blocks (`>-`): read like prose in review, load back as the exact text."""
+
+
+_Folded.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+    "tag:yaml.org,2002:str", text, style=">" if " " in text else None))  # ids stay plain keys
 
 
 def _words(text: str) -> list[str]:
