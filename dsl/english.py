@@ -463,7 +463,7 @@ class English:
             "commander": lambda: f"{possessive(h)} commander",
             "holder": lambda: f"the holder of the {e('token')}",
             "is-in-play": lambda: f"{verb(h, 'is')} in the game",
-            "count": lambda: f"the number of {e('items')}",
+            "count": lambda: "the number of " + re.sub(r"^the ", "", e("items")),
             "numbers": lambda: f"the whole numbers from {e('from')} to {e('to')}",
             "contains": lambda: f"{e('item')} is among {e('items')}",
             "without": lambda: self._without(a, env),
