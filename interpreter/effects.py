@@ -340,7 +340,7 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
             break  # fewer than asked: take what there is (R0.6)
         unique = sorted({_as_option(o) for o in options}, key=str)
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
-                                   card=sc.card, name=st["choose"])
+                                   card=sc.card, name=st["choose"], source=st.get("at", ""))
         picks.append(pick)
         if distinct:
             options = [o for o in options if _as_option(o) != pick]
@@ -356,7 +356,8 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
     taken = False
     if able:
         prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
-        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost)) == "yes"
+        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
+                                     source=st.get("at", ""))) == "yes"
     if taken:
         if cost:
             if sc.card is not None:

@@ -90,6 +90,9 @@ class Game:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
+        if self.origin is not None:  # a decision a card statement asks names the card and the statement
+            info.setdefault("card", self.origin[0])
+            info.setdefault("source", self.origin[1])
         actor = self.actor(decider)
         if actor != decider:  # a vassal's commander decides for it (R33.7)
             info.setdefault("for", decider)

@@ -433,8 +433,9 @@ def explain_lines(result: Result) -> list[str]:
             d = step.decision
             how = {"script": "", "default": " (default)", "first": " (first option)"}.get(step.source, "")
             answer = "—" if step.answer is None else step.answer
+            origin = f"  ⟨{d.info['card']} @ {d.info['source']}⟩" if d.info.get("source") else ""
             lines.append(f"      decision #{d.number} {d.house} {d.kind} [{d.rule}]: {answer}{how} "
-                         f"({len(d.options)} legal)")
+                         f"({len(d.options)} legal){origin}")
     if result.error:
         lines.append(f"error: {result.error}")
     lines.append("expectations:")

@@ -168,6 +168,9 @@ def test_a_paid_cost_points_at_the_may_statement(rules):
     assert (cost["card"], cost["source"], cost["rule"]) == ("aeron-damphair", f"{file}:{may}:{col}", "R20.2.2")
     discard = next(e for e in result.game.events if e["type"] == "cards" and "discards its revealed" in e["text"])
     assert discard["source"] == f"{file}:{may + 1}:{col + 2}"
+    asked = next(s.decision for s in result.steps if s.decision is not None and s.decision.kind == "may")
+    assert (asked.info["card"], asked.info["source"]) == ("aeron-damphair", f"{file}:{may}:{col}")
+    assert any(f"⟨aeron-damphair @ {file}:{may}:{col}⟩" in x and "decision" in x for x in explain_lines(result))
 
 
 def test_loan_events_cite_the_loan_rule_and_the_loan(rules):
