@@ -178,3 +178,12 @@ def test_loan_events_cite_the_loan_rule_and_the_loan(rules):
     result = run_scenario(rules, Scenario.load(REPO / "tests" / "scenarios" / "mod/bank/loans/customs-officer.yaml"))
     power = [e for e in result.game.events if e["type"] == "power" and e.get("card") == "customs-officer"]
     assert power and all(e["rule"] == "R41" and e["source"].startswith("content/cards/loans.mst:") for e in power)
+
+
+def test_every_scenario_event_cites_a_plain_rule_id_and_card_events_a_real_source(rules, bundle, rule_ids):
+    """All scenarios: no rule packs a card name, and every `source` lies in its card's own definition."""
+    problems = []
+    for path in sorted((REPO / "tests" / "scenarios").rglob("*.yaml")):
+        result = run_scenario(rules, Scenario.load(path))
+        problems += [f"{path.name}: {p}" for p in _problems(bundle, result.game.events, {}, rule_ids)]
+    assert not problems, "\n".join(problems[:30])
