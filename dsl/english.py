@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from .english_grammar import article, cap, count_noun, its, plural, polish, possessive, pronoun, verb, verb_only
 from .registry import CONTEXTS, PRIMITIVES, TRIGGERS
 
 # the names a context binds, as a card says them (type from the registry's contexts)
@@ -33,8 +33,6 @@ _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
 _TYPE_NOUNS = {"card": "card", "area": "area", "house": "house", "unit": "unit", "track": "track",
                "deck": "Westeros deck", "int": "number", "order": "order token", "unit-kind": "kind of unit",
                "order-type": "kind of order", "icon": "icon", "improvement": "improvement"}
-_IRREGULAR_PLURALS = {"Footman": "Footmen", "footman": "footmen", "Siege Engine": "Siege Engines"}
-_IRREGULAR_VERBS = {"is": "are", "has": "have", "does": "do", "was": "were"}
 _LETTERS = string.ascii_lowercase
 
 
@@ -46,54 +44,6 @@ class Ref:
     type: str
     noun: str = ""
     value: object = None  # the expression of a `let`
-
-
-def plural(noun: str) -> str:
-    for single, many in _IRREGULAR_PLURALS.items():
-        if noun.endswith(single):
-            return noun[: -len(single)] + many
-    if noun.endswith(("s", "sh", "ch", "x")):
-        return noun + "es"
-    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + "s"
-
-
-def article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
-
-
-def count_noun(n: int, noun: str) -> str:
-    """A number and its noun, agreeing: 1 sword icon, 2 sword icons."""
-    return f"{n} {noun if abs(n) == 1 else plural(noun)}"
-
-
-def verb(subject: str, third_person: str) -> str:
-    """`subject` with its verb agreeing: "you gain", "your opponent gains"."""
-    if subject != "you":
-        return f"{subject} {third_person}"
-    if third_person in _IRREGULAR_VERBS:
-        return f"you {_IRREGULAR_VERBS[third_person]}"
-    if third_person.endswith(("ches", "shes", "sses", "xes")):
-        return f"you {third_person[:-2]}"
-    return f"you {third_person[:-1]}" if third_person.endswith("s") else f"you {third_person}"
-
-
-def _verb_only(subject: str, third_person: str) -> str:
-    return verb(subject, third_person)[len(subject) + 1:]
-
-
-def possessive(phrase: str) -> str:
-    return {"you": "your", "it": "its"}.get(phrase, phrase + "'s")
-
-
-def its(subject: str) -> str:
-    """The possessive pronoun that refers back to the subject: "you discard ... your hand"."""
-    return "your" if subject == "you" else "its"
-
-
-def pronoun(subject: str) -> str:
-    return "you" if subject == "you" else "it"
 
 
 class English:
@@ -366,8 +316,6 @@ class English:
             return f"{self.expr(a, env)} {'is' if op == '==' else 'is not'} {self.expr(b, env)}"
         return f"{self.expr(a, env)} {_COMPARE[op]} {self.expr(b, env)}"
 
-    _NEGATIVE: dict[str, Callable] = {}
-
     def negate(self, x, env: dict) -> str:
         if isinstance(x, dict) and "query" in x:
             q, a = x["query"], x["args"]
@@ -606,9 +554,9 @@ class English:
             "reshuffle-and-redraw": lambda: "shuffle this deck, then reveal a new card in its place",
             "return-bid": lambda: f"{verb(h, 'takes')} back the power tokens {pronoun(h)} bid",
             "arrange-deck-top": lambda: self._arrange(a, env),
-            "search-deck": lambda: f"{verb(h, 'looks')} through {e('deck')}, {_verb_only(h, 'picks')} a card of "
-                                   f"{its(h)} choice, {_verb_only(h, 'shuffles')} the other undrawn cards and "
-                                   f"{_verb_only(h, 'puts')} the picked card face down on top",
+            "search-deck": lambda: f"{verb(h, 'looks')} through {e('deck')}, {verb_only(h, 'picks')} a card of "
+                                   f"{its(h)} choice, {verb_only(h, 'shuffles')} the other undrawn cards and "
+                                   f"{verb_only(h, 'puts')} the picked card face down on top",
             "place-loyalty": lambda: f"put {self.amount(a['count'], 'loyalty token', env)} in {e('area')}",
             "move-loyalty": lambda: f"move a loyalty token from {e('from')} to {e('to')}",
             "improve": lambda: f"put {article(e('improvement'))} improvement in {e('area')}",
@@ -692,9 +640,9 @@ class English:
         text = f"{verb(h, 'looks')} at the top {self.amount(a['count'], 'card', env)} of {self.expr(a['deck'], env)}"
         low = a.get("min-bottom", 0)
         if low:
-            return text + (f", then {_verb_only(h, 'puts')} at least {low} of them on the bottom of that "
+            return text + (f", then {verb_only(h, 'puts')} at least {low} of them on the bottom of that "
                            "deck and the others back on top, in any order")
-        return text + f", then {_verb_only(h, 'puts')} them back on top or on the bottom, in any order"
+        return text + f", then {verb_only(h, 'puts')} them back on top or on the bottom, in any order"
 
     def template(self, name: str, a: dict, env: dict) -> str:
         """The registry's template, for a primitive without a phrase here."""
@@ -715,7 +663,7 @@ class English:
         if not parts:
             return "nothing happens"
         if top:
-            return ". ".join(_cap(p) for p in parts)
+            return ". ".join(cap(p) for p in parts)
         # static modifiers (read while strength is counted) all hold at once: no "then" between them
         return "; ".join(parts) if self._static else "; then ".join(parts)
 
@@ -825,7 +773,7 @@ class English:
             steps = [x for x in st["body"] if "let" not in x]
             if m and m.group(1) not in ("is", "are", "may"):
                 # "you choose ..." -> "you may choose ...": the step itself is the option
-                base = m.group(1) if who == "you" else _verb_only("you", m.group(1))
+                base = m.group(1) if who == "you" else verb_only("you", m.group(1))
                 first, sep, rest = (re.split(r"([;:] )", m.group(2), maxsplit=1) + ["", ""])[:3]
                 if len(steps) > 1 and rest.startswith("then ") and "choose" not in st["body"][0]:
                     # the steps after the first one happen only when the option is taken
@@ -898,7 +846,7 @@ class English:
                 parts.append(f"{count_noun(rec['skulls'], 'skull')}: your opponent destroys "
                              f"{count_noun(rec['skulls'], 'unit')} of its own that took part in the combat, whether "
                              "it won or lost (fortification icons do not cancel skulls)")
-            return f"{rec['name']} (Tides of Battle, {count_noun(rec['copies'], 'copy')}). {_cap('; '.join(parts))}."
+            return f"{rec['name']} (Tides of Battle, {count_noun(rec['copies'], 'copy')}). {cap('; '.join(parts))}."
         return rec.get("name", "")
 
 
@@ -931,17 +879,6 @@ def _uses(node, name: str) -> bool:
 
 def _elem(type_: str) -> str:
     return type_[5:] if type_.startswith("list:") else type_
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def polish(text: str) -> str:
-    """Spacing and sentence starts the pieces leave."""
-    text = re.sub(r"\s+", " ", text)
-    text = re.sub(r"([.]) ([a-z])", lambda m: f"{m.group(1)} {m.group(2).upper()}", text)
-    return text.replace(" ,", ",").strip()
 
 
 class _Default(dict):

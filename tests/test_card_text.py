@@ -283,10 +283,11 @@ def _vocabulary(bundle) -> set[str]:
         add(re.sub(r"\{[^}]*\}", " ", prim.english))
     for trig in TRIGGERS.values():
         add(trig.english)
-    source = (REPO / "dsl" / "english.py").read_text(encoding="utf-8")
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            add(re.sub(r"\{[^}]*\}", " ", node.value))
+    for module in ("english.py", "english_grammar.py"):
+        source = (REPO / "dsl" / module).read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                add(re.sub(r"\{[^}]*\}", " ", node.value))
     for rec in bundle["westeros_cards"].values():
         add(rec["deck"])  # "Westeros deck IV"
     add(" ".join("abcdefghij"))  # option labels: (a), (b), ...
