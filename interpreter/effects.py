@@ -860,6 +860,7 @@ def _discard_from_hand(g, sc, a, st):
 @handler("keep-played-card")
 def _keep_played(g, sc, a, st):
     _combat(sc).keep_card.add(a["house"])
+    g.later[("keep", a["house"])] = g.origin  # the clean up that keeps the card cites this statement
     return _nothing()
 
 
@@ -868,6 +869,7 @@ def _remove_from_game(g, sc, a, st):
     card = a["card"]
     if sc.combat is not None and card in sc.combat.cards.values():
         sc.combat.removed_cards.add(card)
+        g.later[("remove", card)] = g.origin  # the clean up that removes it cites this statement
         g.emit("cards", sc.rule, f"{card} will be removed from the game", card=card)
         return _nothing()
     for house, hs in g.state.houses.items():

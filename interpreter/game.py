@@ -9,6 +9,7 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 from __future__ import annotations
 
 from collections.abc import Generator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
@@ -48,6 +49,8 @@ class Game:
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         # (card id, "file:line:col") of the card statement running now: its events carry both (see emit)
         self.origin: tuple[str, str] | None = None
+        # origins of what a card statement sets up for later (a card kept or removed at the clean up)
+        self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -106,6 +109,19 @@ class Game:
         if len(options) == 1:
             return options[0]
         return (yield self.ask(decider, kind, prompt, options, rule, **info))
+
+    @contextmanager
+    def origin_of(self, key: tuple[str, str]):
+        """Emit as the card statement that set `key` up earlier (nothing changes when none did)."""
+        origin = self.later.pop(key, None)
+        if origin is None or self.origin is not None:
+            yield
+            return
+        self.origin = origin
+        try:
+            yield
+        finally:
+            self.origin = None
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
@@ -520,7 +536,8 @@ class Game:
         if card not in hs.hand:
             return
         if keep:
-            self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
+            with self.origin_of(("keep", house)):
+                self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
             return
         hs.hand.remove(card)
         hs.discards.append(card)
@@ -542,7 +559,8 @@ class Game:
             if card in pile:
                 pile.remove(card)
         hs.removed.append(card)
-        self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
+        with self.origin_of(("remove", card)):
+            self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
         if not hs.hand:
             self.refresh_hand(house)
 
