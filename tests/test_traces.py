@@ -187,3 +187,13 @@ def test_every_scenario_event_cites_a_plain_rule_id_and_card_events_a_real_sourc
         result = run_scenario(rules, Scenario.load(path))
         problems += [f"{path.name}: {p}" for p in _problems(bundle, result.game.events, {}, rule_ids)]
     assert not problems, "\n".join(problems[:30])
+
+
+def test_a_card_removed_at_the_clean_up_cites_the_statement_that_removed_it(rules):
+    """Robert Arryn removes itself after combat: the R43 event at the clean up points at that statement."""
+    result = run_scenario(rules, Scenario.load(REPO / "tests" / "scenarios" / "mod/cards/robert-arryn.yaml"))
+    events = result.game.events
+    later = next(e for e in events if e["rule"] == "R43" and e["card"] == "robert-arryn")
+    set_up = next(e for e in events if "will be removed" in e["text"])
+    assert later["source"] == set_up["source"]
+    assert later["n"] > set_up["n"]
