@@ -338,3 +338,36 @@ def test_every_condition_of_an_effect_is_said(bundle, english):
                 if given is value and words not in text:
                     problems.append(f"{cid}: '{flag}: {str(value).lower()}' is not said ('{words}'): {text}")
     assert not problems, "\n".join(problems)
+
+
+# ---- the renderer on effects no bundled card uses yet (a pack may) ----------------------------------
+
+def _say(english, block) -> str:
+    english.conditions, english._static = [], False
+    return english.block(block)
+
+
+def test_an_optional_step_with_an_else_says_both_outcomes(english):
+    gain = {"do": "gain-power", "args": {"house": {"var": "you"}, "amount": 2}, "at": "x:1:1"}
+    lose = {"do": "discard-power", "args": {"house": {"var": "opponent"}, "amount": 1}, "at": "x:2:1"}
+    text = _say(english, [{"may": {"var": "you"}, "pay": 1, "body": [gain], "else": [lose]}])
+    assert text == ("you may pay 1 power token; if you do, you gain 2 power tokens; if you do not, your opponent "
+                    "discards 1 available power token")
+
+
+def test_counts_and_verbs_agree_with_what_they_count(english):
+    swords = [{"do": "add-swords", "args": {"house": {"var": h}, "amount": n}, "at": "x:1:1"}
+              for h, n in (("you", 1), ("opponent", 3))]
+    assert _say(english, swords) == ("your card gets 1 extra sword icon; then your opponent's card gets 3 extra "
+                                     "sword icons")
+    threat = [{"do": "move-wildling-threat", "args": {"steps": -1}, "at": "x:1:1"}]
+    assert _say(english, threat) == "the wildling threat token moves down 1 space on the wildling track"
+
+
+def test_a_choice_of_several_names_each_chosen_item(english):
+    areas = {"query": "areas", "args": {"kind": {"text": "land"}, "uncontrolled": True}}
+    body = [{"do": "place-loyalty", "args": {"area": {"var": "a"}, "count": 2}, "at": "x:2:1"}]
+    text = _say(english, [{"choose": "a", "from": areas, "by": {"var": "you"}, "count": 3, "distinct": True,
+                           "body": body, "at": "x:1:1"}])
+    assert text == ("you choose 3 different land areas controlled by no house; put 2 loyalty tokens in each chosen "
+                    "land area")
