@@ -534,7 +534,9 @@ class English:
             "take-dominance-token": lambda: f"{verb(h, 'takes')} the dominance token of {self.track(a['track'], env)}",
             "seize-dominance-token": lambda: f"{verb(h, 'takes')} the {e('token')} token without moving on its "
                                              "track",
-            "move-supply": lambda: self._steps(verb(h, "moves"), a["steps"], "on the supply track", env),
+            "move-supply": lambda: self._steps(verb(h, "moves"), a["steps"], "on the supply track", env)
+            + ("" if isinstance(a["steps"], int) and a["steps"] >= 0
+               else f", then {verb_only(h, 'reconciles')} {its(h)} armies to the new supply"),
             "adjust-supply": lambda: "every house adjusts its supply and reconciles its armies",
             "muster": lambda: f"{verb(h, 'musters')} units in "
                               + (e("in") if has("in") else
