@@ -371,3 +371,23 @@ def test_a_choice_of_several_names_each_chosen_item(english):
                            "body": body, "at": "x:1:1"}])
     assert text == ("you choose 3 different land areas controlled by no house; put 2 loyalty tokens in each chosen "
                     "land area")
+
+
+_SAMPLE = {"int": 2, "bool": True, "text": {"text": "land"}, "house": {"var": "opponent"},
+           "area": {"var": "embattled-area"}, "track": {"id": "fiefdoms", "type": "track"},
+           "unit-kind": {"id": "knight", "type": "unit-kind"}, "order-type": {"id": "support", "type": "order-type"},
+           "order": {"id": "support", "type": "order"}, "icon": {"id": "castle", "type": "icon"},
+           "deck": {"id": "i", "type": "deck"}, "card": {"var": "this-card"}, "unit": {"var": "a-unit"},
+           "dominance-token": {"id": "iron-throne", "type": "dominance-token"},
+           "improvement": {"id": "power", "type": "improvement"}, "end": {"id": "first", "type": "end"},
+           "role": {"id": "fighting", "type": "role"}, "any": 2}
+
+
+@pytest.mark.parametrize("name", sorted(PRIMITIVES))
+def test_every_primitive_of_the_registry_reads_as_english(english, name):
+    """A phrase for every primitive (or the registry's template): no gap, no brace, no raw flag."""
+    prim = PRIMITIVES[name]
+    args = {p.name: {"list": [_SAMPLE[p.type[5:]]]} if p.type.startswith("list:") else _SAMPLE[p.type]
+            for p in prim.params}
+    text = english.call(name, args) if prim.kind == "effect" else english.query(name, args, {})
+    assert text and not re.search(r"[<>{}]|\b(?:true|false|yes)\b", text), f"{name}: {text}"
