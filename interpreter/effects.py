@@ -198,9 +198,18 @@ def _compile_pure(block: list) -> Callable:
 
 def _compile_pure_statement(st: dict) -> Callable:
     if "do" in st:
-        handler, st_ = HANDLERS[st["do"]], st
+        handler, st_, at = HANDLERS[st["do"]], st, st.get("at", "")
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
-        return lambda g, sc: handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+
+        def do_pure(g, sc):
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            outer, g.origin = g.origin, (sc.card, at)
+            try:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            finally:
+                g.origin = outer
+        return do_pure
     if "if" in st:
         cond, then = compiled_expr(st["if"]), _compile_pure(st["then"])
         otherwise = _compile_pure(st["else"]) if st.get("else") else None
@@ -245,8 +254,12 @@ def _compile_statement(st: dict) -> Callable:
         if handler is None:
             raise EffectError(f"no handler for primitive '{name}'")
 
+        at = st.get("at", "")
+
         def do(g, sc):
-            return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
         return do
     if "if" in st:
         cond = compiled_expr(st["if"])
@@ -279,6 +292,40 @@ def _compile_statement(st: dict) -> Callable:
     raise EffectError(f"unknown statement {sorted(st)}")
 
 
+def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
+    """Run `fn` (a plain function or a generator of decisions) with `origin` as the source of its events.
+
+    A generator keeps the origin across its decisions: while it waits for an answer nothing else of
+    this game runs, and nested statements set and restore their own origin.
+    """
+    outer, g.origin = g.origin, origin
+    try:
+        out = fn(*args)
+    finally:
+        g.origin = outer
+    if inspect.isgenerator(out):
+        return _traced_steps(g, origin, out)
+    return out if out is not None else ()
+
+
+def _traced_steps(g: Game, origin: tuple[str, str], steps: Proc) -> Proc:
+    outer, g.origin = g.origin, origin
+    try:
+        answer = None
+        while True:
+            try:
+                d = steps.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            g.origin = outer  # while waiting for the answer, the origin is not this statement's
+            try:
+                answer = yield d
+            finally:
+                g.origin = origin
+    finally:
+        g.origin = outer
+
+
 def _as_option(value):
     return value if isinstance(value, str | int) else str(value)
 
@@ -294,7 +341,7 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
             break  # fewer than asked: take what there is (R0.6)
         unique = sorted({_as_option(o) for o in options}, key=str)
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
-                                   card=sc.card, name=st["choose"])
+                                   card=sc.card, name=st["choose"], source=st.get("at", ""))
         picks.append(pick)
         if distinct:
             options = [o for o in options if _as_option(o) != pick]
@@ -310,10 +357,14 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
     taken = False
     if able:
         prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
-        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost)) == "yes"
+        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
+                                     source=st.get("at", ""))) == "yes"
     if taken:
         if cost:
-            g.discard_power(by, cost, sc.rule, f"cost of {sc.card}")
+            if sc.card is not None:
+                traced(g, (sc.card, st.get("at", "")), g.discard_power, by, cost, sc.rule, f"cost of {sc.card}")
+            else:
+                g.discard_power(by, cost, sc.rule, "cost")
         yield from run(g, st["body"], sc)
     elif "else" in st:
         yield from run(g, st["else"], sc)
@@ -792,6 +843,7 @@ def _discard_from_hand(g, sc, a, st):
 @handler("keep-played-card")
 def _keep_played(g, sc, a, st):
     _combat(sc).keep_card.add(a["house"])
+    g.later[("keep", a["house"])] = g.origin  # the clean up that keeps the card cites this statement
     return _nothing()
 
 
@@ -800,6 +852,7 @@ def _remove_from_game(g, sc, a, st):
     card = a["card"]
     if sc.combat is not None and card in sc.combat.cards.values():
         sc.combat.removed_cards.add(card)
+        g.later[("remove", card)] = g.origin  # the clean up that removes it cites this statement
         g.emit("cards", sc.rule, f"{card} will be removed from the game", card=card)
         return _nothing()
     for house, hs in g.state.houses.items():

@@ -9,6 +9,7 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 from __future__ import annotations
 
 from collections.abc import Generator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
@@ -77,6 +78,10 @@ class Game:
         self._event_base = 0  # events emitted before this object's first one (a resumed game)
         self._restarted = False  # set by `resume_at`: the first checkpoint reached is the one resumed from
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
+        # (card id, "file:line:col") of the card statement running now: its events carry both (see emit)
+        self.origin: tuple[str, str] | None = None
+        # origins of what a card statement sets up for later (a card kept or removed at the clean up)
+        self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -121,6 +126,9 @@ class Game:
             raise AssertionError(f"decision kind '{kind}' is not declared in decision_kinds.py")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
+        if self.origin is not None:  # a decision a card statement asks names the card and the statement
+            info.setdefault("card", self.origin[0])
+            info.setdefault("source", self.origin[1])
         actor = self.actor(decider)
         if actor != decider:  # a vassal's commander decides for it (R33.7)
             info.setdefault("for", decider)
@@ -210,8 +218,28 @@ class Game:
         g._event_base = self._event_base
         self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
 
+    @contextmanager
+    def origin_of(self, key: tuple[str, str]):
+        """Emit as the card statement that set `key` up earlier (nothing changes when none did)."""
+        origin = self.later.pop(key, None)
+        if origin is None or self.origin is not None:
+            yield
+            return
+        self.origin = origin
+        try:
+            yield
+        finally:
+            self.origin = None
+
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        if self.origin is not None:
+            # an event of a card ability: `card` names that card, `source` its DSL statement; a different card
+            # the event is about (the card a cancel sends back, the one revealed instead) moves to `subject`
+            card, source = self.origin
+            if data.get("card") not in (None, card):
+                data["subject"] = data["card"]
+            data["card"], data["source"] = card, source
         event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
@@ -617,7 +645,8 @@ class Game:
         if card not in hs.hand:
             return
         if keep:
-            self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
+            with self.origin_of(("keep", house)):
+                self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
             return
         hs.hand.remove(card)
         hs.discards.append(card)
@@ -639,7 +668,8 @@ class Game:
             if card in pile:
                 pile.remove(card)
         hs.removed.append(card)
-        self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
+        with self.origin_of(("remove", card)):
+            self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
         if not hs.hand:
             self.refresh_hand(house)
 

@@ -114,6 +114,6 @@ class IronBankRules:
         st.loans.setdefault(house, []).append(pick)
         self.emit("loan", "R40.4", f"{house} takes the loan {pick} for {cost} power", house=house, loan=pick)
         loan = self.rules.bundle["loans"][pick]
-        sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule=f"R41 {pick}")
+        sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule="R41")
         yield from run(self, loan["effect"], sc)
         self.check_victory()

@@ -50,7 +50,7 @@ def westeros_phase(g: Game) -> Proc:
         g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
         for area in rec.get("banner", []):
             g.add_loyalty(area, 1, "R37.4.2")
-        yield from run(g, rec["effect"], Scope(card=card, rule=f"R6.2.4 {card}"))
+        yield from run(g, rec["effect"], Scope(card=card, rule="R6.2.4"))
         g.check_victory()
     yield from g.westeros_end_hooks()
 
@@ -133,7 +133,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
     card = st.wildling_deck.pop(0)
     rec = g.rules.wildling_card(card)
     decider = g.holder(g.token_of_track(g.turn_track))
-    sc = Scope(card=card, rule=f"R11.6 {card}", extra={"bids": bids})
+    sc = Scope(card=card, rule="R11.6", extra={"bids": bids})
     sc.vars["wildling-strength"] = strength
     if total >= strength:
         g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: {rec['name']}",
