@@ -57,7 +57,8 @@ print(json.dumps({"file": c.__file__, "import_s": t1 - t0, "compile_s": t2 - t1,
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--baseline", default=DEFAULT_BASELINE, help=f"the commit to compare with (default {DEFAULT_BASELINE})")
+    p.add_argument("--baseline", default=DEFAULT_BASELINE,
+                   help=f"the commit to compare with (default {DEFAULT_BASELINE})")
     p.add_argument("--rounds", type=int, default=7, help="compiles of each kind per tree (default 7)")
     p.add_argument("--no-first-run", action="store_true", help="skip the empty-cache measurement")
     return p.parse_args(argv)
