@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
@@ -59,6 +60,7 @@ class ParseCache:
         self.disk = disk
         self.write_disk = write_disk
         self.memory: OrderedDict[str, Items] = OrderedDict()
+        self.lock = threading.Lock()  # the language server parses from its compile thread and its request thread
         self.hits = self.misses = 0  # for tests and benchmarks
 
     def key(self, text: str, file: str) -> str:
@@ -70,13 +72,15 @@ class ParseCache:
         if not parse_cache_enabled():
             return parse_text(text, file, diags)
         key = self.key(text, file)
-        items = self.memory.get(key)
+        with self.lock:
+            items = self.memory.get(key)
         if items is None and self.disk:
             items = self._load(key)
         if items is not None:
-            self.hits += 1
-            self.memory[key] = items
-            self.memory.move_to_end(key)
+            with self.lock:
+                self.hits += 1
+                self.memory[key] = items
+                self.memory.move_to_end(key)
             diags.add_source(file, text)  # what parse_text would have done: messages quote the source
             return items
         self.misses += 1
@@ -87,9 +91,10 @@ class ParseCache:
         return items
 
     def _remember(self, key: str, items: Items) -> None:
-        self.memory[key] = items
-        while len(self.memory) > _KEEP_IN_MEMORY:
-            self.memory.popitem(last=False)
+        with self.lock:
+            self.memory[key] = items
+            while len(self.memory) > _KEEP_IN_MEMORY:
+                self.memory.popitem(last=False)
         if self.disk and self.write_disk:
             folder = cache_dir() / "parsed"
             write_atomically(folder / f"{key[:32]}.pickle", key.encode() + b"\n" + pickle.dumps(items, protocol=5))
