@@ -36,7 +36,7 @@ from .lsp_index import build as build_index
 log = logging.getLogger("maester.lsp")
 
 SOURCE = "maester"
-DEBOUNCE_SECONDS = 0.02  # a compile takes some 50 ms now: wait only for the rest of a burst of keystrokes
+DEBOUNCE_SECONDS = 0.01  # a compile takes some 50 ms now: wait only for the rest of a burst of keystrokes
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # the grammar's NAME (and numbers), kebab-case
 _TOKEN = re.compile(r'[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*|"(?:[^"\\]|\\.)*"?|\S')
 
