@@ -1,12 +1,16 @@
-"""The maester language server: the compiler's diagnostics, hover and completion in any LSP editor.
+"""The maester language server: the compiler's diagnostics, navigation, hover, completion and formatting.
 
 `maester lsp` runs it on stdin/stdout. While a `.mst` file is edited, the server compiles the
 document's *current text* together with the rest of its content — the bundled content, plus the
 document's own pack (its folder tree) when it lies outside the bundled content — and publishes every
 error, and every lint warning of a clean compile, located in that document. Other open documents'
-unsaved texts are used too, and their diagnostics are refreshed by the same compile.
+unsaved texts are used too, and their diagnostics are refreshed by the same compile. Only changed files
+are parsed again: the others' syntax trees come from the parse cache (dsl/parse_cache.py).
 
-The diagnostics logic is the pure function `diagnostics_for(path, text)`, testable without a client.
+Go-to-definition, references, hover on ids and document symbols read an index of the ids
+(tools/lsp_index.py); completion and symbols are in tools/lsp_features.py; formatting is `maester fmt`'s.
+The logic is in pure functions (`diagnostics_for`, `definition`, `references`, `hover_at`,
+`completion_at`, `symbols`, `formatting`), testable without a client.
 """
 
 from __future__ import annotations
@@ -505,6 +509,9 @@ def _doc_path(doc) -> Path | None:
 def create_server():
     """A fresh language server with maester's features registered."""
     server = _server_class()("maester", __version__)
+    from maester.dsl.parse_cache import SHARED
+
+    SHARED.write_disk = False  # unsaved versions of a file are kept in memory only, never in the user's cache
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maester-compile")  # one compile at a time
     dirty: set[str] = set()  # documents whose diagnostics are out of date
     nav = Navigator()
