@@ -48,11 +48,31 @@ sys.path.insert(0, shim)
 t0 = time.perf_counter()
 import maester.dsl.compile as c
 t1 = time.perf_counter()
+if len(sys.argv) > 2:  # a broken pack: report the errors, as `maester check --pack PACK` would
+    from maester.dsl import CompileError
+    try:
+        c.compile_paths([c.default_content_dir(), sys.argv[2]], cache=False)
+        messages = []
+    except CompileError as e:
+        messages = [d.format() for d in e.diagnostics]
+    print(json.dumps({"file": c.__file__, "messages": messages}))
+    raise SystemExit(0)
 bundle = c.compile_paths(cache=False)
 t2 = time.perf_counter()
 print(json.dumps({"file": c.__file__, "import_s": t1 - t0, "compile_s": t2 - t1,
                   "cards": len(bundle.get("house_cards", {})), "sources": len(bundle.get("sources", []))}))
 """
+
+# Broken packs compiled with the bundled content by both trees: the errors and messages must be the same.
+BROKEN_PACKS = {
+    "unknown key": 'house-card x "X" {\n  set base  house stark  strength 1\n  sword 1\n}\n',
+    "syntax errors": 'house-card x "X" {\n  set base  house stark\n  strength [1,\n}\n'
+                     'table t "T" {\n  row a [1 2]\n}\n',
+    "unknown card in an effect": 'house-card x "X" {\n  set base  house stark  strength 1\n  when immediately '
+                                 '{ choose c in [tywin-lanister] { take-from-discard(you, c) } }\n}\n',
+    "duplicate id": 'house-card tywin-lannister "Tywin" {\n  set base  house lannister  strength 4\n}\n',
+    "wrong value": 'house-card x "X" {\n  set base  house nobody  strength "four"\n}\n',
+}
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -61,6 +81,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help=f"the commit to compare with (default {DEFAULT_BASELINE})")
     p.add_argument("--rounds", type=int, default=7, help="compiles of each kind per tree (default 7)")
     p.add_argument("--no-first-run", action="store_true", help="skip the empty-cache measurement")
+    p.add_argument("--error-cases", type=int, default=None,
+                   help="compare the errors of only the first N broken packs (default all; 0 skips the comparison)")
     return p.parse_args(argv)
 
 
@@ -73,13 +95,14 @@ def make_shim(tree: Path, where: Path) -> Path:
     return where
 
 
-def run_child(shim: Path, tree: Path, cache_home: Path) -> dict:
+def run_child(shim: Path, tree: Path, cache_home: Path, pack: Path | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
     env["XDG_CACHE_HOME"] = str(cache_home)
     env["MAESTER_NO_CACHE"] = "1"  # belt and braces: older trees may not know compile_paths(cache=False)
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # both trees import from their (already compiled or not) sources alike
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(shim)], capture_output=True, text=True, env=env)
+    command = [sys.executable, "-c", _CHILD, str(shim)] + ([str(pack)] if pack is not None else [])
+    proc = subprocess.run(command, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
         raise SystemExit(f"compiling with {tree} failed:\n{proc.stderr.strip()}")
@@ -89,6 +112,23 @@ def run_child(shim: Path, tree: Path, cache_home: Path) -> dict:
         raise SystemExit(f"the process compiled with {imported}, not with {tree}")
     result["process_s"] = wall
     return result
+
+
+def compare_errors(cases: dict[str, str], old_shim: Path, old_tree: Path, new_shim: Path, tmp_path: Path
+                   ) -> list[str]:
+    """Compile each broken pack with both trees (new: caches warm, as after an edit); the names of those that differ."""
+    differences = []
+    for i, (name, text) in enumerate(cases.items()):
+        pack = tmp_path / f"broken-{i}" / "pack"
+        pack.mkdir(parents=True)
+        (pack / "broken.mst").write_text(text, encoding="utf-8")
+        old = run_child(old_shim, old_tree, tmp_path / "cache-old", pack)["messages"]
+        for cache in ("cache-warm", "cache-warm"):  # twice: the second run reads what the first cached
+            new = run_child(new_shim, REPO, tmp_path / cache, pack)["messages"]
+            if new != old or not old:
+                differences.append(name)
+                break
+    return differences
 
 
 def checkout(commit: str, where: Path) -> Path:
@@ -133,6 +173,8 @@ def main(argv: list[str] | None = None) -> dict:
                         runs["new"].append(run_child(new_shim, REPO, warm))
                     else:
                         runs["first"].append(run_child(new_shim, REPO, tmp_path / f"cache-empty-{i}"))
+            cases = dict(list(BROKEN_PACKS.items())[:args.error_cases])  # [:None] is every case
+            differences = compare_errors(cases, old_shim, old_tree, new_shim, tmp_path)
         finally:
             remove_checkout(old_tree)
     old, new, first = runs["old"], runs["new"], runs["first"]
@@ -145,6 +187,8 @@ def main(argv: list[str] | None = None) -> dict:
     }
     result["compile_ratio"] = result["old_compile_s"] / result["new_compile_s"]
     result["process_ratio"] = result["old_process_s"] / result["new_process_s"]
+    result["error_cases"] = len(cases)
+    result["error_differences"] = differences
     if first:
         result["first_compile_s"] = _median(first, "compile_s")
         result["first_process_s"] = _median(first, "process_s")
@@ -160,6 +204,10 @@ def main(argv: list[str] | None = None) -> dict:
               f"{result['first_compile_s'] * 1000:8.0f}ms {result['first_ratio']:6.1f}x")
     print(f"{'whole process':28} {result['old_process_s'] * 1000:8.0f}ms "
           f"{result['new_process_s'] * 1000:8.0f}ms {result['process_ratio']:6.1f}x")
+    if cases:
+        same = len(cases) - len(differences)
+        print(f"errors and messages of {len(cases)} broken packs: {same} the same"
+              + (f"; DIFFERENT: {', '.join(differences)}" if differences else ""))
     return result
 
 

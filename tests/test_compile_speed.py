@@ -197,10 +197,13 @@ def test_bench_compile_runs_the_old_and_the_new_code_side_by_side(capsys):
     spec.loader.exec_module(bench)
     if not _has_commit(bench.DEFAULT_BASELINE):
         pytest.skip(f"the baseline commit {bench.DEFAULT_BASELINE} is not in this clone (a shallow clone?)")
-    result = bench.main(["--rounds", "1", "--no-first-run"])
+    result = bench.main(["--rounds", "1", "--no-first-run", "--error-cases", "2"])
     out = capsys.readouterr().out
     assert "compile (bundle cache off)" in out and "whole process" in out
+    # the old code and the new one report the very same errors and messages for broken packs
+    assert result["error_cases"] == 2 and result["error_differences"] == []
+    assert "errors and messages of 2 broken packs: 2 the same" in out
     assert result["old_cards"] == result["new_cards"] == 161
     assert result["old_compile_s"] > 0 and result["new_compile_s"] > 0 and result["compile_ratio"] > 0
     with pytest.raises(SystemExit, match="cannot check out"):
-        bench.main(["--rounds", "1", "--baseline", "no-such-commit-anywhere"])
+        bench.main(["--rounds", "1", "--error-cases", "0", "--baseline", "no-such-commit-anywhere"])
