@@ -161,3 +161,9 @@ def test_fmt_reads_stdin_and_rejects_a_missing_path(tmp_path):
     assert r.exit_code == 0 and r.stdout == TIDY
     r = runner.invoke(app, ["fmt", str(tmp_path / "nowhere")])
     assert r.exit_code == 1 and "no such file or folder" in r.stderr
+
+
+def test_the_bundled_content_is_formatted():
+    r = runner.invoke(app, ["fmt", "--check", str(default_content_dir())])
+    assert r.exit_code == 0, f"run `maester fmt content`: {r.stdout}"
+    assert r.stdout == "" and f"{len(CONTENT)} files already formatted" in r.stderr

@@ -600,7 +600,7 @@ def create_server():
             return hover(text, params.position.line, params.position.character)
         return hover_at(nav, path, text, params.position.line, params.position.character, buffers)
 
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["-", " ", "[", "("]))
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["-", "[", "("]))
     def on_completion(ls, params: lsp.CompletionParams) -> lsp.CompletionList:
         path, text, buffers = current(params.text_document.uri)
         if path is None:
