@@ -592,3 +592,21 @@ def test_bench_lsp_runs_at_a_tiny_size(capsys):
     result = bench.main(["--edits", "2", "--pause", "0.05"])
     assert result["edits"] == 2 and result["median_ms"] > 0
     assert "90th percentile" in capsys.readouterr().out
+
+
+def test_an_edit_parses_only_the_edited_file(monkeypatch):
+    """Incremental diagnostics: every other file's tree comes from the parse cache."""
+    from maester.dsl import parse_cache
+    from maester.dsl.compile import find_sources
+
+    cache = parse_cache.ParseCache(disk=False)  # memory only, as fresh as a server that just started
+    monkeypatch.setattr(parse_cache, "SHARED", cache)
+    path = CONTENT / "cards" / "base" / "stark.mst"
+    text = path.read_text(encoding="utf-8")
+    assert diagnostics_for(path, text) == []
+    files = len(find_sources([CONTENT]))
+    assert (cache.misses, cache.hits) == (files, 0)
+    broken = diagnostics_for(path, text.replace("strength", "strenght", 1))
+    assert (cache.misses, cache.hits) == (files + 1, files - 1)
+    assert [d.code for d in broken] == ["unknown-key", "missing-key"]  # 'strenght' is unknown, 'strength' missing
+    assert diagnostics_for(path, text) == [] and cache.misses == files + 1  # the old text is still cached

@@ -203,6 +203,7 @@ class Navigator:
         self.good_trees: dict[str, tuple] = {}
         self.bundle: dict | None = None  # the last bundle that compiled (for hovers)
         self._last: tuple[tuple, tuple[Analysis, Index]] | None = None
+        self._tried_for: int | None = None  # the snapshot a failed compile for hovers was tried on
 
     def snapshot(self, path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, Index]:
         from maester.dsl.parse_cache import SHARED
@@ -225,7 +226,9 @@ class Navigator:
         return found
 
     def bundle_for(self, path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> dict | None:
-        if self.bundle is None:
+        """The last bundle that compiled; compiled here (once per version of the content) if there is none yet."""
+        if self.bundle is None and self._tried_for != id(self._last):
+            self._tried_for = id(self._last)
             self.bundle = analyse(path, text, buffers).bundle
         return self.bundle
 
