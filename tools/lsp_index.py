@@ -148,7 +148,7 @@ def _block(items: list[ast.Item], kind: Kind, index: Index, quiet: Diagnostics, 
             index.add(Decl(nested.name, values[0].text, _name(item), item.span, values[0].span, parent))
             values, types = values[1:], types[1:]
         for value, type_ in zip(values, types, strict=False):
-            _uses_in(value, index, ref_kinds(type_) if type_ != "id" else ())
+            _uses_in(value, index, ref_kinds(type_) or ())  # a number, text, enum or new id names nothing
         if item.block is not None:
             if nested is not None:
                 _block(split_entries(item.block, nested, quiet), nested, index, quiet, parent)
