@@ -110,6 +110,14 @@ def test_formatting_a_mangled_copy_of_the_content_gives_back_the_same_bundle(tmp
     assert _without_positions(compile_paths([copy], cache=False)) == _without_positions(compile_paths(cache=False))
 
 
+def test_formatting_the_bundled_content_leaves_its_bundle_identical(tmp_path):
+    copy = tmp_path / "content"  # the same folder name: the same file labels in the bundle
+    shutil.copytree(default_content_dir(), copy, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    for f in find_sources([copy]):
+        f.write_text(format_text(f.read_text(encoding="utf-8"), str(f)), encoding="utf-8")
+    assert compile_paths([copy], cache=False) == compile_paths(cache=False)
+
+
 def _without_positions(node):
     """A bundle without what layout changes: `file:line:col` positions and the sources' hashes."""
     if isinstance(node, dict):
