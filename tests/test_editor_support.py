@@ -610,3 +610,14 @@ def test_an_edit_parses_only_the_edited_file(monkeypatch):
     assert (cache.misses, cache.hits) == (files + 1, files - 1)
     assert [d.code for d in broken] == ["unknown-key", "missing-key"]  # 'strenght' is unknown, 'strength' missing
     assert diagnostics_for(path, text) == [] and cache.misses == files + 1  # the old text is still cached
+
+
+def test_hover_on_a_house_shows_what_its_declaration_says(session, bundle):
+    houses = CONTENT / "core" / "houses.mst"
+    uri = session.open(houses)
+    row, col = _find(houses, r"(?<=^house )stark")
+    value = session.at("textDocument/hover", uri, row, col)["contents"]["value"]
+    stark = bundle["houses"]["stark"]
+    assert f'house stark "{stark["name"]}"' in value
+    assert f"home {stark['home']}" in value and f"power-tokens {stark['power_tokens']}" in value
+    assert stark["home"] == "winterfell"

@@ -76,6 +76,19 @@ def _area_text(bundle: dict | None, decl: Decl) -> list[str]:
     return [f"**{', '.join(boards)}**: {text}" for text, boards in by_text.items()]
 
 
+_NOT_FACTS = frozenset({"id", "name", "description", "source"})
+
+
+def _facts(rec: dict) -> list[str]:
+    """A record's plain values that are set (`home the-eyrie`, `players 3`): what its declaration says."""
+    out = []
+    for key, value in rec.items():
+        if key in _NOT_FACTS or value is None or value is False or isinstance(value, dict | list):
+            continue
+        out.append(key.replace("_", "-") + ("" if value is True else f" {value}"))
+    return out
+
+
 def id_hover(decl: Decl, index: Index, bundle: dict | None) -> str:
     head = f"```\n{decl.kind} {decl.id}" + (f' "{decl.name}"' if decl.name else "") + "\n```"
     parts = [head, f"*{decl.kind}* declared at `{decl.span}`" + (f" in `{decl.parent}`" if decl.parent else "")]
@@ -90,8 +103,12 @@ def id_hover(decl: Decl, index: Index, bundle: dict | None) -> str:
             parts.append(" · ".join(numbers))
     elif decl.kind in ("area", "port"):
         parts.extend(_area_text(bundle, decl))
-    elif rec is not None and rec.get("description"):
-        parts.append(rec["description"])
+    elif rec is not None:
+        if rec.get("description"):
+            parts.append(rec["description"])
+        facts = _facts(rec)
+        if facts:
+            parts.append(" · ".join(facts))
     uses = len(index.references(decl))
     parts.append(f"{uses} use{'s' if uses != 1 else ''}")
     return "\n\n".join(parts)
