@@ -695,6 +695,11 @@ def lsp() -> None:
     start()
 
 
+from maester.tools import fmt_cmd  # noqa: E402  (commands in their own modules register themselves)
+
+fmt_cmd.register(app)
+
+
 def main() -> None:
     app()
 
