@@ -1,0 +1,160 @@
+"""Positions to look at: a saved state, a game log replayed step by step, a scenario resolved step by step.
+
+A `Timeline` is the list of positions a game went through: step 0 is the position before the first event,
+step N the position after N events (event N-1 is the trace line that led to it). `maester render` draws one
+step, `maester view` all of them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.interpreter.decisions import IllegalDecision
+from maester.interpreter.game import Game
+from maester.interpreter.mod import ModOptions, new_game
+from maester.interpreter.rules import Rules
+from maester.interpreter.state import GameState
+
+# the events that open a Planning Phase (orders go down face down) and that reveal the orders (R13.1, R13.4)
+PLANNING_RULE = "R13"
+REVEAL_EVENT = "reveal-orders"
+
+
+@dataclass
+class Timeline:
+    rules: Rules
+    title: str
+    source: str  # what it was made from (a file name), for captions
+    states: list[dict] = field(default_factory=list)  # states[k]: the position after k events
+    events: list[dict] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def state(self, step: int) -> GameState:
+        return GameState.from_json(self.states[step])
+
+    def orders_face_down(self, step: int) -> bool:
+        """Orders stay face down from the start of a Planning Phase until they are revealed (R13.1, R13.4)."""
+        if self.states[step]["phase"] != "planning":
+            return False
+        for event in reversed(self.events[:step]):
+            if event["type"] == REVEAL_EVENT:
+                return False
+            if event["type"] == "phase" and event["rule"] == PLANNING_RULE:
+                return True
+        return True  # a position that starts in the Planning Phase: nothing was revealed yet
+
+    def check_step(self, step: int) -> int:
+        """The step asked for on the command line (negative: counted from the end), or a clear error."""
+        last = len(self.states) - 1
+        k = step if step >= 0 else last + 1 + step
+        if not 0 <= k <= last:
+            _fail(self.source, f"{self.source} has steps 0 to {last}; there is no step {step}",
+                  "step 0 is the position before the first event, step N the position after N events")
+        return k
+
+
+def _fail(where: str, message: str, hint: str | None = None) -> None:
+    diags = Diagnostics()
+    diags.error("bad-position", message, Span(where, 0, 0), hint)
+    raise MaesterError(diags)
+
+
+def record(game: Game, timeline: Timeline) -> None:
+    """Take a snapshot of the position each time an event is about to be emitted.
+
+    The snapshot taken just before event k is the position after the k events before it. We wrap the
+    game's own `emit` on this one instance (the engine stays unaware of the viewer).
+    """
+    emit = game.emit
+
+    def recording_emit(type_: str, rule: str, text: str, **data) -> dict:
+        timeline.states.append(game.state.to_json())
+        return emit(type_, rule, text, **data)
+
+    game.emit = recording_emit  # type: ignore[method-assign]
+
+
+def _finish(game: Game, timeline: Timeline) -> Timeline:
+    timeline.events = list(game.events)
+    timeline.states.append(game.state.to_json())  # after the last event
+    del timeline.states[len(timeline.events) + 1:]  # (a snapshot per event, plus the final one)
+    return timeline
+
+
+def from_log(path: Path) -> Timeline:
+    """Replay a game log (its seed and answers) and keep every position on the way."""
+    from maester.interpreter.log import read_log
+
+    data = read_log(path)
+    rules = Rules.default(data.get("variant"))
+    game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})),
+                    start=False)
+    timeline = Timeline(rules, f"game {data['setup']}, seed {data['seed']}", str(path))
+    record(game, timeline)
+    game.start()
+    for i, answer in enumerate(data["answers"]):
+        try:
+            game.answer(answer)
+        except IllegalDecision as e:
+            _fail(str(path), f"decision {i} of the log ({answer!r}) is not legal when the log is replayed",
+                  e.diagnostics.items[0].message)
+    return _finish(game, timeline)
+
+
+def from_scenario(path: Path, variant: str | None = None) -> Timeline:
+    """Resolve a scenario as `maester explain` does and keep every position on the way."""
+    from maester.interpreter.scenario import Scenario, run_scenario
+
+    sc = Scenario.load(path)
+    rules = Rules.default(variant)
+    holder: dict[str, Timeline] = {}
+
+    def on_game(game: Game) -> None:
+        holder["t"] = Timeline(rules, f"scenario: {sc.name}", str(path))
+        record(game, holder["t"])
+
+    result = run_scenario(rules, sc, on_game=on_game)
+    return _finish(result.game, holder["t"])
+
+
+def from_state(path: Path, variant: str | None = None) -> Timeline:
+    """A saved position: a state JSON (as `GameState.to_json()` writes it, or `{"state": {...}}`)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        _fail(str(path), f"{path}: no such file")
+    except json.JSONDecodeError as e:
+        diags = Diagnostics()
+        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
+        raise MaesterError(diags) from None
+    if isinstance(data, dict) and isinstance(data.get("state"), dict):
+        data = data["state"]
+    if not isinstance(data, dict) or not {"board", "units", "houses", "tracks"} <= set(data):
+        _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
+              "render takes a state JSON, a log from `maester play --log` or a scenario YAML")
+    try:
+        state = GameState.from_json(data)
+    except TypeError as e:
+        _fail(str(path), f"{path} is not a game state of this version: {e}")
+    rules = Rules.default(variant)
+    if state.board not in rules.bundle["boards"] or state.setup not in rules.bundle["setups"]:
+        _fail(str(path), f"{path}: board '{state.board}' or setup '{state.setup}' is not in the content")
+    return Timeline(rules, f"position of {state.setup}", str(path), [state.to_json()], [])
+
+
+def load(path: Path, variant: str | None = None) -> Timeline:
+    """Whatever the file is: a scenario (YAML), a game log or a state (JSON)."""
+    if path.suffix in (".yaml", ".yml"):
+        return from_scenario(path, variant)
+    try:
+        head = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        head = None
+    if isinstance(head, dict) and head.get("format") == "maester-game-log":
+        return from_log(path)
+    return from_state(path, variant)
