@@ -644,6 +644,11 @@ def lsp() -> None:
     start()
 
 
+from maester.tools import render_cmd  # noqa: E402  (commands in their own modules, registered here)
+
+render_cmd.register(app)
+
+
 def main() -> None:
     app()
 

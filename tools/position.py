@@ -153,8 +153,11 @@ def load(path: Path, variant: str | None = None) -> Timeline:
         return from_scenario(path, variant)
     try:
         head = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        head = None
+    except FileNotFoundError:
+        _fail(str(path), f"{path}: no such file")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
+              "give a state JSON, a log from `maester play --log` or a scenario YAML (.yaml)")
     if isinstance(head, dict) and head.get("format") == "maester-game-log":
         return from_log(path)
     return from_state(path, variant)
