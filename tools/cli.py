@@ -644,9 +644,10 @@ def lsp() -> None:
     start()
 
 
-from maester.tools import render_cmd  # noqa: E402  (commands in their own modules, registered here)
+from maester.tools import render_cmd, view_cmd  # noqa: E402  (commands in their own modules, registered here)
 
 render_cmd.register(app)
+view_cmd.register(app)
 
 
 def main() -> None:

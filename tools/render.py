@@ -99,7 +99,7 @@ def frame_of(board: Board) -> Frame:
 
 
 # ---- the static layers --------------------------------------------------------------------------------
-def _static(frame: Frame, title: str) -> tuple[str, str]:
+def _static(frame: Frame, title: str, label_scale: float = 1.0) -> tuple[str, str]:
     """The background, borders and area markers (below the dynamic layer) and the labels (above it)."""
     b, pos = frame.board, frame.positions
     out = [f'<rect class="sea-background" x="0" y="0" width="{frame.map_width}" height="{frame.height}" '
@@ -131,8 +131,8 @@ def _static(frame: Frame, title: str) -> tuple[str, str]:
     for area in b.areas:
         x, y = pos[area.id]
         labels.extend(_icons(area, x, y))
-        size = 10 if area.is_port else 12
-        dy = 22 if area.is_port else LABEL_GAP
+        size = round((10 if area.is_port else 12) * label_scale, 1)
+        dy = round(22 if area.is_port else LABEL_GAP + 12 * (label_scale - 1), 1)
         name = "port" if area.is_port else escape(area.name)
         style = "font-style:italic" if area.is_sea else "font-weight:bold" if area.has_castle else ""
         where = f'x="{x}" y="{y + dy}" font-size="{size}" style="{style}"'
@@ -180,13 +180,20 @@ def _visible(game: Game, house: str, viewer: str | None) -> bool:
     return house == viewer or game.state.commanders.get(house) == viewer
 
 
-def _dynamic(frame: Frame, rules: Rules, state: GameState, viewer: str | None, face_down: bool,
-             caption: str) -> str:
+DYNAMIC_OPEN, DYNAMIC_CLOSE = '<g id="dynamic" font-family="DejaVu Sans, Arial, sans-serif">', "</g>"
+
+
+def dynamic_pieces(frame: Frame, rules: Rules, state: GameState, viewer: str | None = VIEW_ALL,
+                   face_down: bool = False, caption: str = "") -> list[str]:
+    """The dynamic layer's content in pieces (one per area, one per panel row): joined, they are the layer.
+
+    `maester view` keeps each distinct piece once, so a step costs a list of numbers, not a picture."""
     game = _game(rules, state)
     houses = list(state.houses)
     pos, b = frame.positions, frame.board
-    out = ['<g id="dynamic" font-family="DejaVu Sans, Arial, sans-serif">', '<g id="areas">']
+    pieces = ['<g id="areas">']
     for area in b.areas:
+        out: list[str] = []
         x, y = pos[area.id]
         r = MARKER_RADIUS[area.kind]
         owner = game.controller(area.id)
@@ -205,10 +212,10 @@ def _dynamic(frame: Frame, rules: Rules, state: GameState, viewer: str | None, f
                        'stroke="#000" stroke-width="4"/>')
         out.extend(_pieces(area, x, y, r, game, viewer, face_down, houses))
         out.append("</g>")
-    out.append("</g>")
-    out.append(_panel(frame, game, caption))
-    out.append("</g>")
-    return "\n".join(out)
+        pieces.append("".join(out))
+    pieces.append("</g>")
+    pieces.extend(_panel(frame, game, caption))
+    return pieces
 
 
 def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, houses: list[str]) -> list[str]:
@@ -278,7 +285,7 @@ def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, h
     return out
 
 
-def _panel(frame: Frame, game: Game, caption: str) -> str:
+def _panel(frame: Frame, game: Game, caption: str) -> list[str]:
     """Beside the board: round, wildlings, the influence tracks, supply, victory, power, tokens, the bank."""
     st, rules = game.state, game.rules
     houses = list(st.houses)
@@ -362,7 +369,7 @@ def _panel(frame: Frame, game: Game, caption: str) -> str:
                                      for v in st.vassals), "vassals", 11)
     rows.append(_legend(x0, max(y + 10, frame.height - 175)))
     rows.append("</g>")
-    return "\n".join(rows)
+    return rows
 
 
 def _legend(x0: int, y: int) -> str:
@@ -386,8 +393,9 @@ def render_parts(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, 
     """(frame below, dynamic layer, frame above): the SVG is `svg_open + below + dynamic + above + </svg>`."""
     board = rules.board(state.board)
     frame = frame_of(board)
-    below, above = _static(frame, board.id and rules.bundle["boards"][board.id]["name"])
-    return below, _dynamic(frame, rules, state, viewer, face_down, caption), above
+    below, above = _static(frame, rules.bundle["boards"][board.id]["name"])
+    layer = "\n".join(dynamic_pieces(frame, rules, state, viewer, face_down, caption))
+    return below, f"{DYNAMIC_OPEN}\n{layer}\n{DYNAMIC_CLOSE}", above
 
 
 def render_svg(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, face_down: bool = False,
@@ -397,11 +405,11 @@ def render_svg(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, fa
     return f"{svg_open(frame)}\n{below}\n{dynamic}\n{above}\n</svg>\n"
 
 
-def board_svg(rules: Rules, board_id: str) -> str:
-    """The empty board (docs pictures): the static layers only."""
+def board_svg(rules: Rules, board_id: str, label_scale: float = 1.0) -> str:
+    """The empty board (docs pictures): the static layers only; larger names for a picture shown small."""
     board = rules.board(board_id)
     frame = frame_of(board)
-    below, above = _static(frame, rules.bundle["boards"][board_id]["name"])
+    below, above = _static(frame, rules.bundle["boards"][board_id]["name"], label_scale)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="maester-board" data-board="{board_id}" '
             f'width="{frame.map_width}" height="{frame.height}" viewBox="0 0 {frame.map_width} {frame.height}">'
             f"\n{below}\n{above}\n</svg>\n")
