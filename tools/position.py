@@ -1,8 +1,9 @@
 """Positions to look at: a saved state, a game log replayed step by step, a scenario resolved step by step.
 
-A `Timeline` is the list of positions a game went through: step 0 is the position before the first event,
-step N the position after N events (event N-1 is the trace line that led to it). `maester render` draws one
-step, `maester view` all of them.
+A `Timeline` is the list of positions a game went through, one per trace line: the trace is every event and
+every decision, in order. Step 0 is the position before the first line; step N the position at line N-1 (an
+event: just after it happened; a decision: as the decider saw it). `maester render` draws one step,
+`maester view` all of them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from maester.interpreter.state import GameState
 # the events that open a Planning Phase (orders go down face down) and that reveal the orders (R13.1, R13.4)
 PLANNING_RULE = "R13"
 REVEAL_EVENT = "reveal-orders"
+DECISION = "decision"  # the type of a trace line that is a decision, not an event
 
 
 @dataclass
@@ -28,8 +30,12 @@ class Timeline:
     rules: Rules
     title: str
     source: str  # what it was made from (a file name), for captions
-    states: list[dict] = field(default_factory=list)  # states[k]: the position after k events
-    events: list[dict] = field(default_factory=list)
+    states: list[dict] = field(default_factory=list)  # states[k]: the position at trace line k-1
+    lines: list[dict] = field(default_factory=list)  # the trace: events, and decisions (type "decision")
+
+    @property
+    def events(self) -> list[dict]:
+        return [line for line in self.lines if line["type"] != DECISION]
 
     def __len__(self) -> int:
         return len(self.states)
@@ -41,7 +47,7 @@ class Timeline:
         """Orders stay face down from the start of a Planning Phase until they are revealed (R13.1, R13.4)."""
         if self.states[step]["phase"] != "planning":
             return False
-        for event in reversed(self.events[:step]):
+        for event in reversed(self.lines[:step]):
             if event["type"] == REVEAL_EVENT:
                 return False
             if event["type"] == "phase" and event["rule"] == PLANNING_RULE:
@@ -54,7 +60,8 @@ class Timeline:
         k = step if step >= 0 else last + 1 + step
         if not 0 <= k <= last:
             _fail(self.source, f"{self.source} has steps 0 to {last}; there is no step {step}",
-                  "step 0 is the position before the first event, step N the position after N events")
+                  "step 0 is the position before the first event, step N the position at the N-th trace line "
+                  "(events and decisions)")
         return k
 
 
@@ -65,24 +72,39 @@ def _fail(where: str, message: str, hint: str | None = None) -> None:
 
 
 def record(game: Game, timeline: Timeline) -> None:
-    """Take a snapshot of the position each time an event is about to be emitted.
+    """Take a snapshot of the position now (step 0), at each event and at each decision.
 
-    The snapshot taken just before event k is the position after the k events before it. We wrap the
-    game's own `emit` on this one instance (the engine stays unaware of the viewer).
+    The rules change the state and then emit the event that says so, so the snapshot taken as an event is
+    emitted is the position after it; a decision's snapshot is the position it is asked in. We wrap the
+    game's own `emit` and `answer` on this one instance (the engine stays unaware of the viewer).
     """
-    emit = game.emit
+    emit, answer = game.emit, game.answer
+    timeline.states.append(game.state.to_json())
 
     def recording_emit(type_: str, rule: str, text: str, **data) -> dict:
+        event = emit(type_, rule, text, **data)
         timeline.states.append(game.state.to_json())
-        return emit(type_, rule, text, **data)
+        timeline.lines.append(event)
+        return event
+
+    def recording_answer(value) -> None:
+        d = game.decision
+        if d is not None and d.is_legal(value):
+            for_ = d.info.get("for")
+            timeline.states.append(game.state.to_json())
+            timeline.lines.append({"type": DECISION, "n": d.number, "round": game.state.round,
+                                   "phase": game.state.phase, "rule": d.rule, "house": d.house, "for": for_,
+                                   "kind": d.kind, "prompt": d.prompt, "answer": value,
+                                   "area": d.info.get("area") if isinstance(d.info.get("area"), str) else None})
+        answer(value)
 
     game.emit = recording_emit  # type: ignore[method-assign]
+    game.answer = recording_answer  # type: ignore[method-assign]
 
 
 def _finish(game: Game, timeline: Timeline) -> Timeline:
-    timeline.events = list(game.events)
-    timeline.states.append(game.state.to_json())  # after the last event
-    del timeline.states[len(timeline.events) + 1:]  # (a snapshot per event, plus the final one)
+    assert len(timeline.states) == len(timeline.lines) + 1
+    timeline.states[-1] = game.state.to_json()  # the last step: the end as the rules left it
     return timeline
 
 
@@ -144,7 +166,7 @@ def from_state(path: Path, variant: str | None = None) -> Timeline:
     rules = Rules.default(variant)
     if state.board not in rules.bundle["boards"] or state.setup not in rules.bundle["setups"]:
         _fail(str(path), f"{path}: board '{state.board}' or setup '{state.setup}' is not in the content")
-    return Timeline(rules, f"position of {state.setup}", str(path), [state.to_json()], [])
+    return Timeline(rules, f"position of {state.setup}", str(path), [state.to_json()])
 
 
 def load(path: Path, variant: str | None = None) -> Timeline:

@@ -322,9 +322,13 @@ def _panel(frame: Frame, game: Game, caption: str) -> list[str]:
          threat=st.wildling_threat)
     if st.winner:
         text(f"Winner: {st.winner} ({st.end_reason or ''})", "winner", 14, True, house=st.winner)
+    if not st.turn_track:  # a log's first step: the rules have not set the game up yet
+        text("before the setup: no house, track or unit yet", "setup", 12)
+        rows.append("</g>")
+        return rows
     for track in game.track_ids():
         token = game.token_of_track(track)
-        holder = game.holder(token)
+        holder = game.holder(token) if st.tracks.get(track) else "—"  # before the setup, no track is filled
         text(f"{rules.tracks[track]['name']} — {rules.tracks[track]['dominance_token']['name']}: {holder}",
              "track-title", 13, True, track=track, token=token, holder=holder)
         chips([(h, f"{i + 1} {h[:4]}") for i, h in enumerate(st.tracks.get(track, []))], "track", track=track)

@@ -17,8 +17,9 @@ class PictureFormat(StrEnum):
     png = "png"
 
 
-STEP_HELP = ("Which position: step 0 is the position before the first event, step N the position after N events; "
-             "negative counts from the end (default -1: the last position).")
+STEP_HELP = ("Which position: step 0 is the position before the first trace line, step N the position at the N-th "
+             "line (an event just happened, or a decision is asked); the trace is every event and decision, as "
+             "`maester view` lists them; negative counts from the end (default -1: the last position).")
 VIEWER_HELP = ("Whose eyes: a house sees its own (and its vassals') face-down orders, 'public' sees none of them, "
                "'all' (default) sees every order.")
 
@@ -35,6 +36,13 @@ def parse_viewer(viewer: str, houses: list[str], where: str) -> str | None:
     diags.error("unknown-viewer", f"--viewer {viewer}: not a house of {where}", Span(where, 0, 0),
                 hint_for(viewer, [*houses, "all", VIEW_PUBLIC]) or f"one of: all, public, {', '.join(houses)}")
     raise MaesterError(diags)
+
+
+def _line_text(line: dict, viewer: str | None) -> str:
+    from maester.tools.position import DECISION
+    from maester.tools.view import decision_text
+
+    return decision_text(line, viewer) if line["type"] == DECISION else f"{line['rule']} {line['text']}"
 
 
 def register(app: typer.Typer) -> None:
@@ -66,7 +74,7 @@ def register(app: typer.Typer) -> None:
         k = timeline.check_step(step)
         state = timeline.state(k)
         who = parse_viewer(viewer, list(state.houses), str(source))
-        line = f" after event {k - 1}: {timeline.events[k - 1]['text']}" if k else ""
+        line = f" — {_line_text(timeline.lines[k - 1], who)}" if k else ""
         caption = f"{source.name} — step {k} of {len(timeline) - 1}{line}"
         svg = render_svg(timeline.rules, state, who, timeline.orders_face_down(k), caption[:90])
         if output is None:

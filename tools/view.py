@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from .position import Timeline
-from .render import DYNAMIC_CLOSE, DYNAMIC_OPEN, _static, dynamic_pieces, frame_of, svg_open
+from .position import DECISION, Timeline
+from .render import DYNAMIC_CLOSE, DYNAMIC_OPEN, VIEW_ALL, _static, dynamic_pieces, frame_of, svg_open
 
 # the event types the page can jump to
 COMBAT_EVENT, ROUND_EVENT = "combat", "round"
@@ -29,13 +29,28 @@ def _card(bundle: dict, card_id: str | None) -> dict | None:
     return {"id": card_id, "name": card_id, "source": ""}
 
 
-def trace_of(timeline: Timeline) -> list[dict]:
-    """The trace lines the page shows: one per event, with the card it names and where that card is written."""
+def decision_text(line: dict, viewer: str | None) -> str:
+    """A decision in words; another house's answer is shown only to the all-seeing viewer (orders and bids are
+    secret until revealed, and the events say the rest)."""
+    who = line["house"] + (f" (for {line['for']})" if line.get("for") else "")
+    if viewer is VIEW_ALL or viewer == line["house"]:
+        return f"{who} decides {line['kind']}: {line['answer']} — {line['prompt']}"
+    return f"{who} decides {line['kind']}"
+
+
+def trace_of(timeline: Timeline, viewer: str | None = VIEW_ALL) -> list[dict]:
+    """The trace lines the page shows (line i leads to step i+1), with the card a line names and where it is
+    written."""
     bundle = timeline.rules.bundle
-    return [{"n": e["n"], "round": e.get("round"), "phase": e.get("phase"), "type": e["type"],
-             "rule": e.get("rule", ""), "text": e.get("text", ""), "card": _card(bundle, e.get("card")),
-             "area": e.get("area") if isinstance(e.get("area"), str) else None}
-            for e in timeline.events]
+    out = []
+    for i, e in enumerate(timeline.lines):
+        decision = e["type"] == DECISION
+        out.append({"step": i + 1, "n": e["n"], "round": e.get("round"), "phase": e.get("phase"),
+                    "type": e["type"], "rule": e.get("rule", ""),
+                    "text": decision_text(e, viewer) if decision else e.get("text", ""),
+                    "card": None if decision else _card(bundle, e.get("card")),
+                    "area": e.get("area") if isinstance(e.get("area"), str) else None})
+    return out
 
 
 def view_data(timeline: Timeline, viewer: str | None) -> dict:
@@ -48,11 +63,12 @@ def view_data(timeline: Timeline, viewer: str | None) -> dict:
         layer = dynamic_pieces(frame, timeline.rules, state, viewer, timeline.orders_face_down(k))
         steps.append([pieces.setdefault(p, len(pieces)) for p in layer])
         meta.append({"round": state.round, "phase": state.phase})
-    combats = [e["n"] + 1 for e in timeline.events if e["type"] == COMBAT_EVENT]
+    lines = timeline.lines
+    combats = [i + 1 for i, e in enumerate(lines) if e["type"] == COMBAT_EVENT]
     rounds = [{"round": meta[0]["round"], "step": 0}]
-    rounds += [{"round": e["round"], "step": e["n"] + 1} for e in timeline.events if e["type"] == ROUND_EVENT]
+    rounds += [{"round": e["round"], "step": i + 1} for i, e in enumerate(lines) if e["type"] == ROUND_EVENT]
     return {"title": timeline.title, "source": timeline.source, "viewer": viewer or "all",
-            "pieces": list(pieces), "steps": steps, "meta": meta, "trace": trace_of(timeline),
+            "pieces": list(pieces), "steps": steps, "meta": meta, "trace": trace_of(timeline, viewer),
             "combats": combats, "rounds": rounds}
 
 
@@ -90,9 +106,10 @@ main { display: flex; gap: 8px; padding: 8px; align-items: flex-start; }
 #trace li.current { background: #fcf3cf; font-weight: bold; }
 #trace li.combat { border-left: 4px solid #c0392b; }
 #trace li.round { border-top: 2px solid #2c3e50; }
+#trace li.decision { color: #1a5276; font-style: italic; }
 #trace .rule { color: #7b241c; margin-right: 4px; }
 #trace .n { color: #888; margin-right: 4px; }
-#board circle.marker.focus { stroke: #e74c3c; stroke-width: 6; }
+#focus-ring { fill: none; stroke: #e74c3c; stroke-width: 5; pointer-events: none; }
 kbd { background: #eee; color: #000; border-radius: 3px; padding: 0 3px; font-size: 11px; }
 #help { font-size: 11px; color: #ddd; }
 """
@@ -142,6 +159,9 @@ const $ = (id) => document.getElementById(id);
 const layer = $("dynamic"), slider = $("slider"), trace = $("trace"), current = $("current");
 let step = 0;
 slider.max = String(last);
+const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+ring.id = "focus-ring";
+$("labels").append(ring);
 
 function text(tag, cls, content) {
   const el = document.createElement(tag);
@@ -150,15 +170,17 @@ function text(tag, cls, content) {
   return el;
 }
 
-// the trace: one line per event; line n led to step n + 1
+// the trace: one line per event or decision; line i leads to step i + 1
 const lines = data.trace.map((e) => {
   const li = document.createElement("li");
-  li.dataset.step = String(e.n + 1);
+  li.dataset.step = String(e.step);
   li.dataset.type = e.type;
   if (e.type === "combat") li.classList.add("combat");
   if (e.type === "round") li.classList.add("round");
-  li.append(text("span", "n", "#" + e.n), text("span", "rule", e.rule), text("span", "text", e.text));
-  li.addEventListener("click", () => show(e.n + 1));
+  if (e.type === "decision") li.classList.add("decision");
+  li.append(text("span", "n", (e.type === "decision" ? "?" : "#") + e.n), text("span", "rule", e.rule),
+            text("span", "text", e.text));
+  li.addEventListener("click", () => show(e.step));
   trace.append(li);
   return li;
 });
@@ -175,7 +197,7 @@ function describe(k) {
   const m = data.meta[k];
   current.append(text("div", "step", "step " + k + " of " + last + " — round " + m.round + ", " + m.phase));
   if (k === 0) {
-    current.append(text("div", "text", "the position before the first event"));
+    current.append(text("div", "text", "the position before the first trace line"));
     return;
   }
   const e = data.trace[k - 1];
@@ -192,9 +214,15 @@ function show(k) {
   const m = data.meta[step];
   $("where").textContent = "step " + step + " / " + last + " · round " + m.round + " · " + m.phase;
   for (const li of trace.querySelectorAll("li.current")) li.classList.remove("current");
-  for (const c of document.querySelectorAll("circle.marker.focus")) c.classList.remove("focus");
+  // a ring around the area the current trace line names
   const area = step > 0 ? data.trace[step - 1].area : null;
-  if (area) document.querySelector('circle.marker[data-area="' + area + '"]')?.classList.add("focus");
+  const marker = area ? document.querySelector('circle.marker[data-area="' + area + '"]') : null;
+  ring.style.display = marker ? "" : "none";
+  if (marker) {
+    ring.setAttribute("cx", marker.getAttribute("cx"));
+    ring.setAttribute("cy", marker.getAttribute("cy"));
+    ring.setAttribute("r", String(Number(marker.getAttribute("r")) + 7));
+  }
   if (step > 0) {
     const li = lines[step - 1];
     li.classList.add("current");

@@ -34,5 +34,5 @@ def register(app: typer.Typer) -> None:
         who = parse_viewer(viewer, list(timeline.state(0).houses), str(source))
         html = view_html(timeline, who)
         target.write_text(html, encoding="utf-8")
-        out.print(f"wrote {target}: {len(timeline)} steps, {len(timeline.events)} events "
+        out.print(f"wrote {target}: {len(timeline)} steps, {len(timeline.lines)} trace lines "
                   f"({len(html) // 1024} KiB)", markup=False)
