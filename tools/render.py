@@ -90,7 +90,9 @@ def frame_of(board: Board) -> Frame:
                     f"({', '.join(missing[:5])}{'...' if len(missing) > 5 else ''})", None,
                     "give every area and port `at X Y` in its board file (see docs/dsl.md)")
         raise MaesterError(diags)
-    pos = {a.id: (int(a.at[0]), int(a.at[1])) for a in board.areas}
+    # room on the left for the westernmost names (the content's x may start near 0)
+    shift = max(0, 2 * MARGIN - min(int(a.at[0]) for a in board.areas))
+    pos = {a.id: (int(a.at[0]) + shift, int(a.at[1])) for a in board.areas}
     right = max(x for x, _ in pos.values()) + MARGIN + 40
     bottom = max(y for _, y in pos.values()) + MARGIN
     essos = [pos[a.id][0] for a in board.areas if a.side == "essos"]
@@ -128,20 +130,60 @@ def _static(frame: Frame, title: str, label_scale: float = 1.0) -> tuple[str, st
                    f'fill="{fill}" stroke="#4d4d4d" stroke-width="1.5"><title>{escape(area.name)}</title></circle>')
     out.append("</g>")
     labels = ['<g id="labels" font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle">']
+    placed = _place_labels(frame, label_scale)
     for area in b.areas:
         x, y = pos[area.id]
         labels.extend(_icons(area, x, y))
-        size = round((10 if area.is_port else 12) * label_scale, 1)
-        dy = round(22 if area.is_port else LABEL_GAP + 12 * (label_scale - 1), 1)
+        lx, ly, anchor, size = placed[area.id]
         name = "port" if area.is_port else escape(area.name)
         style = "font-style:italic" if area.is_sea else "font-weight:bold" if area.has_castle else ""
-        where = f'x="{x}" y="{y + dy}" font-size="{size}" style="{style}"'
+        where = (f'x="{lx:.0f}" y="{ly:.0f}" font-size="{size}" text-anchor="{anchor}" style="{style}"')
         # the halo is a text of its own: not every SVG renderer knows paint-order
         labels.append(f'<text class="halo" {where} stroke="#ffffff" stroke-width="3.5" fill="#ffffff" '
                       f'stroke-linejoin="round" aria-hidden="true">{name}</text>')
         labels.append(f'<text class="label" data-area="{area.id}" {where} fill="#1b1b1b">{name}</text>')
     labels.append("</g>")
     return "\n".join(out), "\n".join(labels)
+
+
+def _place_labels(frame: Frame, scale: float) -> dict[str, tuple[float, float, str, float]]:
+    """Each name below its marker, or above, right or left of it where that overlaps fewer markers and names.
+
+    Greedy, in a fixed order (lands, seas, ports), on boxes estimated from the text length: the same board
+    always gets the same picture."""
+    pos, areas = frame.positions, frame.board.areas
+    boxes = [(x - MARKER_RADIUS[a.kind], y - MARKER_RADIUS[a.kind], x + MARKER_RADIUS[a.kind],
+              y + MARKER_RADIUS[a.kind]) for a in areas for x, y in [pos[a.id]]]
+    out: dict[str, tuple[float, float, str, float]] = {}
+    order = sorted(areas, key=lambda a: ({LAND: 0, SEA: 1, PORT: 2}[a.kind], a.id))
+    for area in order:
+        x, y = pos[area.id]
+        r = MARKER_RADIUS[area.kind]
+        size = round((10 if area.is_port else 12) * scale, 1)
+        width = 0.6 * size * len("port" if area.is_port else area.name)
+        gap = r + 2
+        options = [(x, y + gap + size, "middle"), (x, y - gap - 3, "middle"),
+                   (x + gap, y + size * 0.35, "start"), (x - gap, y + size * 0.35, "end")]
+
+        def box(lx: float, ly: float, anchor: str) -> tuple[float, float, float, float]:
+            left = lx - width / 2 if anchor == "middle" else lx if anchor == "start" else lx - width
+            return (left, ly - size * 0.8, left + width, ly + size * 0.2)
+
+        def overlap(bx: tuple[float, float, float, float]) -> float:
+            total = 0.0
+            for ox in boxes:
+                w = min(bx[2], ox[2]) - max(bx[0], ox[0])
+                h = min(bx[3], ox[3]) - max(bx[1], ox[1])
+                if w > 0 and h > 0:
+                    total += w * h
+            if bx[0] < 0 or bx[2] > frame.map_width:
+                total += 1e6
+            return total
+
+        best = min(options, key=lambda o: (overlap(box(*o)), options.index(o)))
+        boxes.append(box(*best))
+        out[area.id] = (best[0], best[1], best[2], size)
+    return out
 
 
 def _icons(area, x: int, y: int) -> list[str]:
