@@ -165,25 +165,30 @@ def _place_labels(frame: Frame, scale: float) -> dict[str, tuple[float, float, s
         options = [(x, y + gap + size, "middle"), (x, y - gap - 3, "middle"),
                    (x + gap, y + size * 0.35, "start"), (x - gap, y + size * 0.35, "end")]
 
-        def box(lx: float, ly: float, anchor: str) -> tuple[float, float, float, float]:
-            left = lx - width / 2 if anchor == "middle" else lx if anchor == "start" else lx - width
-            return (left, ly - size * 0.8, left + width, ly + size * 0.2)
-
-        def overlap(bx: tuple[float, float, float, float]) -> float:
-            total = 0.0
-            for ox in boxes:
-                w = min(bx[2], ox[2]) - max(bx[0], ox[0])
-                h = min(bx[3], ox[3]) - max(bx[1], ox[1])
-                if w > 0 and h > 0:
-                    total += w * h
-            if bx[0] < 0 or bx[2] > frame.map_width:
-                total += 1e6
-            return total
-
-        best = min(options, key=lambda o: (overlap(box(*o)), options.index(o)))
-        boxes.append(box(*best))
+        scored = [(_overlap(_box(o, width, size), boxes, frame.map_width), i) for i, o in enumerate(options)]
+        best = options[min(scored)[1]]
+        boxes.append(_box(best, width, size))
         out[area.id] = (best[0], best[1], best[2], size)
     return out
+
+
+Box = tuple[float, float, float, float]
+
+
+def _box(option: tuple[float, float, str], width: float, size: float) -> Box:
+    lx, ly, anchor = option
+    left = lx - width / 2 if anchor == "middle" else lx if anchor == "start" else lx - width
+    return (left, ly - size * 0.8, left + width, ly + size * 0.2)
+
+
+def _overlap(box: Box, others: list[Box], right: float) -> float:
+    total = 0.0
+    for ox in others:
+        w = min(box[2], ox[2]) - max(box[0], ox[0])
+        h = min(box[3], ox[3]) - max(box[1], ox[1])
+        if w > 0 and h > 0:
+            total += w * h
+    return total + (1e6 if box[0] < 0 or box[2] > right else 0.0)  # off the map: the last resort
 
 
 def _icons(area, x: int, y: int) -> list[str]:
