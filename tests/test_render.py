@@ -48,6 +48,16 @@ def test_scenario_before_and_after_a_combat():
     order = spots["moat-cailin"].find("s:g[@class='order face-up']", NS)
     assert order.get("data-order") == "march-minus-one"
 
+    # during the combat the attacking army is off the board (R16.4.2): drawn at the embattled area
+    during = svg_of(A10, "--step", "8")
+    combat = during.find(".//s:g[@class='combat']", NS)
+    assert (combat.get("data-area"), combat.get("data-attacker"), combat.get("data-defender")) == (
+        "winterfell", "lannister", "stark")
+    army = combat.find("s:g[@class='attackers']", NS)
+    assert sorted(u.get("data-kind") for u in army.iterfind("s:g", NS)) == ["footman", "knight"]
+    assert areas(during)["moat-cailin"].find("s:g[@class='units']", NS) is None
+    assert before.find(".//s:g[@class='combat']", NS) is None
+
     after = areas(svg_of(A10))  # the last step: Lannister won and moved in
     assert after["winterfell"].get("data-controller") == "lannister"
     assert after["winterfell"].find("s:g[@class='garrison']", NS) is None

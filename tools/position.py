@@ -24,6 +24,7 @@ from maester.interpreter.state import GameState
 PLANNING_RULE = "R13"
 REVEAL_EVENT = "reveal-orders"
 DECISION = "decision"  # the type of a trace line that is a decision, not an event
+MARCH_EVENT, COMBAT_EVENT = "march", "combat"
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Timeline:
     # states[k]: the position at trace line k-1, pickled (ten times faster than asdict; it never leaves this process)
     states: list[bytes] = field(default_factory=list)
     lines: list[dict] = field(default_factory=list)  # the trace: events, and decisions (type "decision")
+    embattled: list[str | None] = field(default_factory=list)  # per step: the area of the combat under way
 
     @property
     def events(self) -> list[dict]:
@@ -55,6 +57,28 @@ class Timeline:
             if event["type"] == "phase" and event["rule"] == PLANNING_RULE:
                 return True
         return True  # a position that starts in the Planning Phase: nothing was revealed yet
+
+    def combat(self, step: int) -> dict | None:
+        """The combat under way at this step, with the attacking army: the engine keeps it off the board until
+        the combat ends (R16.4.2), so it is the marching house's units that left with the last march."""
+        area = self.embattled[step] if step < len(self.embattled) else None
+        if area is None:
+            return None
+        march = next((i for i in range(step - 1, -1, -1) if self.lines[i]["type"] == MARCH_EVENT), None)
+        start = next((i for i in range(step - 1, -1, -1) if self.lines[i]["type"] == COMBAT_EVENT), None)
+        if march is None or start is None:
+            return None
+        house = self.lines[march]["house"]
+        before, after, now = self.state(march), self.state(march + 1), self.state(step)
+        gone: list[str] = []
+        for kind in sorted({u[0] for army in before.units.values() for u in army["units"]}):
+            left = before.unit_count(house, kind) - after.unit_count(house, kind)
+            back = max(0, now.unit_count(house, kind) - after.unit_count(house, kind))  # it has advanced in
+            gone += [kind] * max(0, left - back)
+        if not gone:
+            return None
+        return {"area": area, "origin": self.lines[march]["area"], "attacker": self.lines[start]["attacker"],
+                "defender": self.lines[start]["defender"], "units": gone}
 
     def check_step(self, step: int) -> int:
         """The step asked for on the command line (negative: counted from the end), or a clear error."""
@@ -86,10 +110,12 @@ def record(game: Game, timeline: Timeline) -> None:
     """
     emit, answer = game.emit, game.answer
     timeline.states.append(snapshot(game.state))
+    timeline.embattled.append(game.embattled)
 
     def recording_emit(type_: str, rule: str, text: str, **data) -> dict:
         event = emit(type_, rule, text, **data)
         timeline.states.append(snapshot(game.state))
+        timeline.embattled.append(game.embattled)
         timeline.lines.append(event)
         return event
 
@@ -98,6 +124,7 @@ def record(game: Game, timeline: Timeline) -> None:
         if d is not None and d.is_legal(value):
             for_ = d.info.get("for")
             timeline.states.append(snapshot(game.state))
+            timeline.embattled.append(game.embattled)
             timeline.lines.append({"type": DECISION, "n": d.number, "round": game.state.round,
                                    "phase": game.state.phase, "rule": d.rule, "house": d.house, "for": for_,
                                    "kind": d.kind, "prompt": d.prompt, "answer": value,
@@ -111,6 +138,7 @@ def record(game: Game, timeline: Timeline) -> None:
 def _finish(game: Game, timeline: Timeline) -> Timeline:
     assert len(timeline.states) == len(timeline.lines) + 1
     timeline.states[-1] = snapshot(game.state)  # the last step: the end as the rules left it
+    timeline.embattled[-1] = game.embattled
     return timeline
 
 

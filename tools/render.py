@@ -231,7 +231,7 @@ DYNAMIC_OPEN, DYNAMIC_CLOSE = '<g id="dynamic" font-family="DejaVu Sans, Arial, 
 
 
 def dynamic_pieces(frame: Frame, rules: Rules, state: GameState, viewer: str | None = VIEW_ALL,
-                   face_down: bool = False, caption: str = "") -> list[str]:
+                   face_down: bool = False, caption: str = "", combat: dict | None = None) -> list[str]:
     """The dynamic layer's content in pieces (one per area, one per panel row): joined, they are the layer.
 
     `maester view` keeps each distinct piece once, so a step costs a list of numbers, not a picture."""
@@ -261,8 +261,31 @@ def dynamic_pieces(frame: Frame, rules: Rules, state: GameState, viewer: str | N
         out.append("</g>")
         pieces.append("".join(out))
     pieces.append("</g>")
-    pieces.extend(_panel(frame, game, caption))
+    if combat:
+        pieces.append(_combat(frame, combat, houses))
+    pieces.extend(_panel(frame, game, caption, combat))
     return pieces
+
+
+def _combat(frame: Frame, combat: dict, houses: list[str]) -> str:
+    """The combat under way: an arrow from where the attack came, and the attacking army (off the board
+    until the combat ends, R16.4.2) drawn above the embattled area."""
+    (x1, y1), (x2, y2) = frame.positions[combat["origin"]], frame.positions[combat["area"]]
+    fill = house_colour(combat["attacker"], houses)
+    units = combat["units"]
+    r = MARKER_RADIUS[frame.board.area(combat["area"]).kind]
+    left = x2 - len(units) * 13 / 2 + 1
+    chips = "".join(f'<g class="unit" data-kind="{k}"><rect x="{left + i * 13:.1f}" y="{y2 - r - 22}" width="11" '
+                    f'height="14" rx="2" fill="{fill}" stroke="#c0392b" stroke-width="2"/><text '
+                    f'x="{left + i * 13 + 5.5:.1f}" y="{y2 - r - 11}" font-size="10" text-anchor="middle" '
+                    f'fill="{text_colour(fill)}">{UNIT_GLYPHS.get(k, k[:1].upper())}</text></g>'
+                    for i, k in enumerate(units))
+    return (f'<g class="combat" data-area="{combat["area"]}" data-attacker="{combat["attacker"]}" '
+            f'data-defender="{combat["defender"]}"><line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c0392b" '
+            f'stroke-width="5" stroke-dasharray="12 5" opacity="0.8"/><circle cx="{x2}" cy="{y2}" r="{r + 6}" '
+            f'fill="none" stroke="#c0392b" stroke-width="4"/><g class="attackers" data-house="{combat["attacker"]}" '
+            f'data-count="{len(units)}">{chips}</g><title>combat in {combat["area"]}: {combat["attacker"]} '
+            f'attacks {combat["defender"]}</title></g>')
 
 
 def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, houses: list[str]) -> list[str]:
@@ -332,7 +355,7 @@ def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, h
     return out
 
 
-def _panel(frame: Frame, game: Game, caption: str) -> list[str]:
+def _panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) -> list[str]:
     """Beside the board: round, wildlings, the influence tracks, supply, victory, power, tokens, the bank."""
     st, rules = game.state, game.rules
     houses = list(st.houses)
@@ -369,6 +392,9 @@ def _panel(frame: Frame, game: Game, caption: str) -> list[str]:
          threat=st.wildling_threat)
     if st.winner:
         text(f"Winner: {st.winner} ({st.end_reason or ''})", "winner", 14, True, house=st.winner)
+    if combat:
+        text(f"Combat in {frame.board.area(combat['area']).name}: {combat['attacker']} attacks "
+             f"{combat['defender']}", "combat-title", 13, True, area=combat["area"])
     if not st.turn_track:  # a log's first step: the rules have not set the game up yet
         text("before the setup: no house, track or unit yet", "setup", 12)
         rows.append("</g>")
@@ -440,18 +466,18 @@ def svg_open(frame: Frame) -> str:
 
 
 def render_parts(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, face_down: bool = False,
-                 caption: str = "") -> tuple[str, str, str]:
+                 caption: str = "", combat: dict | None = None) -> tuple[str, str, str]:
     """(frame below, dynamic layer, frame above): the SVG is `svg_open + below + dynamic + above + </svg>`."""
     board = rules.board(state.board)
     frame = frame_of(board)
     below, above = _static(frame, rules.bundle["boards"][board.id]["name"])
-    layer = "\n".join(dynamic_pieces(frame, rules, state, viewer, face_down, caption))
+    layer = "\n".join(dynamic_pieces(frame, rules, state, viewer, face_down, caption, combat))
     return below, f"{DYNAMIC_OPEN}\n{layer}\n{DYNAMIC_CLOSE}", above
 
 
 def render_svg(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, face_down: bool = False,
-               caption: str = "") -> str:
-    below, dynamic, above = render_parts(rules, state, viewer, face_down, caption)
+               caption: str = "", combat: dict | None = None) -> str:
+    below, dynamic, above = render_parts(rules, state, viewer, face_down, caption, combat)
     frame = frame_of(rules.board(state.board))
     return f"{svg_open(frame)}\n{below}\n{dynamic}\n{above}\n</svg>\n"
 

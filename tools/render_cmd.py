@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         who = parse_viewer(viewer, list(state.houses), str(source))
         line = f" — {_line_text(timeline.lines[k - 1], who)}" if k else ""
         caption = f"{source.name} — step {k} of {len(timeline) - 1}{line}"
-        svg = render_svg(timeline.rules, state, who, timeline.orders_face_down(k), caption[:90])
+        svg = render_svg(timeline.rules, state, who, timeline.orders_face_down(k), caption[:90], timeline.combat(k))
         if output is None:
             sys.stdout.write(svg)
             return

@@ -60,7 +60,8 @@ def view_data(timeline: Timeline, viewer: str | None) -> dict:
     steps, meta = [], []
     for k in range(len(timeline)):
         state = timeline.state(k)
-        layer = dynamic_pieces(frame, timeline.rules, state, viewer, timeline.orders_face_down(k))
+        layer = dynamic_pieces(frame, timeline.rules, state, viewer, timeline.orders_face_down(k),
+                               combat=timeline.combat(k))
         steps.append([pieces.setdefault(p, len(pieces)) for p in layer])
         meta.append({"round": state.round, "phase": state.phase})
     lines = timeline.lines
