@@ -393,8 +393,8 @@ def _panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) -
     if st.winner:
         text(f"Winner: {st.winner} ({st.end_reason or ''})", "winner", 14, True, house=st.winner)
     if combat:
-        text(f"Combat in {frame.board.area(combat['area']).name}: {combat['attacker']} attacks "
-             f"{combat['defender']}", "combat-title", 13, True, area=combat["area"])
+        text(f"Combat in {frame.board.area(combat['area']).name}", "combat-title", 13, True, area=combat["area"])
+        text(f"{combat['attacker']} attacks {combat['defender']}", "combat-sides", 12)
     if not st.turn_track:  # a log's first step: the rules have not set the game up yet
         text("before the setup: no house, track or unit yet", "setup", 12)
         rows.append("</g>")
@@ -493,6 +493,14 @@ def board_svg(rules: Rules, board_id: str, label_scale: float = 1.0) -> str:
 
 
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
-    import cairosvg
+    """Draw the SVG with CairoSVG (it needs the system's Cairo library: a clear error without it)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as e:
+        from maester.dsl.diagnostics import Diagnostics, MaesterError
 
+        diags = Diagnostics()
+        diags.error("no-png-renderer", f"cannot draw a PNG: {e}", None,
+                    "install Cairo (apt-get install libcairo2, brew install cairo) or ask for SVG")
+        raise MaesterError(diags) from None
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
