@@ -128,6 +128,16 @@ def test_mother_of_dragons_log_shows_essos_the_bank_and_loyalty(tmp_path):
         assert spots[area].find("s:g[@class='loyalty']", NS).get("data-count") == str(count)
 
 
+def test_improvements_and_degradations_are_drawn_where_they_lie():
+    scenario = SCENARIOS / "mod" / "bank" / "improvements-counted.yaml"
+    spots = areas(svg_of(scenario, "--step", "0"))
+    marks = {a: [t.get("data-improvement") for t in g.iterfind("s:text[@class='improvement']", NS)]
+             for a, g in spots.items()}
+    assert {a: m for a, m in marks.items() if m} == {"searoad-marches": ["supply"], "lannisport": ["power"],
+                                                     "harrenhal": ["no-castle"], "crackclaw-point": ["stronghold"]}
+    assert "".join(spots["harrenhal"].itertext()).count("no-castle") == 2  # its halo and its text
+
+
 def test_png_is_a_real_picture(tmp_path):
     out = tmp_path / "board.png"
     r = run("render", A10, "--step", "0", "-o", out)

@@ -12,7 +12,7 @@ import json
 from html import escape
 
 from .position import DECISION, Timeline
-from .render import DYNAMIC_CLOSE, DYNAMIC_OPEN, VIEW_ALL, _static, dynamic_pieces, frame_of, svg_open
+from .render import DYNAMIC_CLOSE, DYNAMIC_OPEN, VIEW_ALL, dynamic_pieces, frame_of, static_layers, svg_open
 
 # the event types the page can jump to
 COMBAT_EVENT, ROUND_EVENT = "combat", "round"
@@ -77,7 +77,7 @@ def view_html(timeline: Timeline, viewer: str | None = None) -> str:
     first = timeline.state(0)
     rules = timeline.rules
     frame = frame_of(rules.board(first.board))
-    below, above = _static(frame, rules.bundle["boards"][first.board]["name"])
+    below, above = static_layers(frame, rules.bundle["boards"][first.board]["name"])
     data = view_data(timeline, viewer)
     start = "".join(data["pieces"][i] for i in data["steps"][0])
     svg = f"{svg_open(frame)}\n{below}\n{DYNAMIC_OPEN}{start}{DYNAMIC_CLOSE}\n{above}\n</svg>"
