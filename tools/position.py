@@ -205,6 +205,8 @@ def from_state(path: Path, variant: str | None = None) -> Timeline:
 
 def load(path: Path, variant: str | None = None) -> Timeline:
     """Whatever the file is: a scenario (YAML), a game log or a state (JSON)."""
+    if path.is_dir():
+        _fail(str(path), f"{path} is a folder", "give one file: a state JSON, a game log or a scenario YAML")
     if path.suffix in (".yaml", ".yml"):
         return from_scenario(path, variant)
     try:
