@@ -93,6 +93,20 @@ def test_face_down_orders_show_only_their_back_to_another_house(tmp_path):
     assert everyone["moat-cailin"].find("s:g[@class='order face-up']", NS).get("data-order") == "march-minus-one"
 
 
+def test_a_commander_sees_its_vassals_face_down_orders(tmp_path):
+    """R34.1: the commander places its vassal's orders, so it sees them; the other houses do not."""
+    scenario = SCENARIOS / "mod" / "vassals" / "commanders-3p-two-sets.yaml"
+    st = load(scenario).state(-1)
+    assert st.commanders["martell"] == "stark" and st.commanders["tyrell"] == "lannister"
+    st.orders = {"sunspear": {"house": "martell", "order": "defense-plus-one"},
+                 "highgarden": {"house": "tyrell", "order": "defense-plus-one"}}
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps({"state": st.to_json()}))
+    spots = areas(svg_of(path, "--viewer", "stark"))
+    assert spots["sunspear"].find("s:g[@class='order face-up']", NS).get("data-order") == "defense-plus-one"
+    assert spots["highgarden"].find("s:g[@class='order face-down']", NS).get("data-house") == "tyrell"
+
+
 def test_routed_units_power_tokens_and_the_side_panel(tmp_path):
     root = svg_of(_planning_state(tmp_path))
     spots = areas(root)
