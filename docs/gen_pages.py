@@ -95,6 +95,12 @@ with mkdocs_gen_files.open("boards.md", "w") as f:
         f.write(f"## {rec['name']} (`{board_id}`)\n\n{rec.get('description') or ''}\n\n"
                 f"{len(rec['areas'])} areas, {len(rec['borders'])} borders.\n\n"
                 f"[![{rec['name']}](boards/{board_id}.svg)](boards/{board_id}.svg)\n\n")
+        if any(a["side"] == "essos" for a in rec["areas"].values()):  # a close-up of the side board
+            with mkdocs_gen_files.open(f"boards/{board_id}-essos.svg", "w") as out:
+                out.write(board_svg(rules, board_id, 1.4, side="essos"))
+            f.write(f"The Essos side board, closer (its seas link to The Shivering Sea, The Narrow Sea, "
+                    f"Shipbreaker Bay and the East Summer Sea, R32.2):\n\n"
+                    f'<img src="../boards/{board_id}-essos.svg" alt="Essos side board" style="max-width:60%">\n\n')
 
 # the docs are built from a checkout (CI installs the package, so the scenario is found next to this file)
 EXAMPLE = Path(__file__).resolve().parent.parent / "tests/scenarios/base/rules/a10-garrison-only-home.yaml"

@@ -202,13 +202,20 @@ def render_svg(rules: Rules, state: GameState, viewer: str | None = VIEW_ALL, fa
     return f"{svg_open(frame)}\n{below}\n{dynamic}\n{above}\n</svg>\n"
 
 
-def board_svg(rules: Rules, board_id: str, label_scale: float = 1.0) -> str:
-    """The empty board (docs pictures): the static layers only; larger names for a picture shown small."""
+def board_svg(rules: Rules, board_id: str, label_scale: float = 1.0, side: str | None = None) -> str:
+    """The empty board (docs pictures): the static layers only; larger names for a picture shown small.
+
+    `side="essos"` shows only the Essos side board (a close-up: the whole board is wide)."""
     board = rules.board(board_id)
     frame = frame_of(board)
     below, above = static_layers(frame, rules.bundle["boards"][board_id]["name"], label_scale)
+    x0, y0, width, height = 0, 0, frame.map_width, frame.height
+    if side == "essos" and frame.essos_left is not None:
+        ys = [frame.positions[a.id][1] for a in board.areas if a.side == "essos"]
+        x0, y0 = frame.essos_left - 75, max(0, min(ys) - 110)  # room for the westernmost names and the title
+        width, height = frame.map_width - x0, max(ys) + 90 - y0
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="maester-board" data-board="{board_id}" '
-            f'width="{frame.map_width}" height="{frame.height}" viewBox="0 0 {frame.map_width} {frame.height}">'
+            f'width="{width}" height="{height}" viewBox="{x0} {y0} {width} {height}">'
             f"\n{below}\n{above}\n</svg>\n")
 
 
