@@ -28,7 +28,7 @@ class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 @dataclass
 class Options:
-    tides_of_battle: bool = False
+    tides_of_battle: bool = False  # on if the rules set says so, or if asked for (`--tides-of-battle`)
     max_decisions: int = 1_000_000  # a safety net for runaway agents
     stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
 
@@ -48,7 +48,8 @@ class Game:
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
-                              seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
+                              seed=seed, rng=seed_state(seed),
+                              tides_of_battle=self.options.tides_of_battle or self.game_rec["tides_of_battle"])
         self.state = state
         self.rng = Rng(self.state)
         self._proc = self._run()
@@ -118,6 +119,7 @@ class Game:
         try:
             if st.phase == "setup":
                 self._setup()
+                yield from self.setup_hooks()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.game_rec["max_rounds"]
             while True:
@@ -153,13 +155,13 @@ class Game:
         sets = self.game_rec.get("house_card_sets") or ["base"]
         for h in s["houses"]:
             rec = rules.house(h)
-            st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
+            st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
                                       hand=rules.cards_of(h, sets))
             if not st.houses[h].hand:
                 diags = Diagnostics()
                 diags.error("no-house-cards", f"house '{h}' has no house cards in the sets {sets}", None)
                 raise BundleError(diags)
-        st.turn_track = self.game_rec["tracks"][0]
+        st.turn_track = self.turn_track
         for track in self.game_rec["tracks"]:
             st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
         for h, placements in s["starting_units"].items():
@@ -191,10 +193,10 @@ class Game:
         """The Westeros decks of the setup and the wildling deck, shuffled; the threat at its start (R4.2–4.3)."""
         st, rules = self.state, self.rules
         for deck in self.setup_rec.get("westeros_decks") or self.game_rec["westeros_decks"]:
-            cards = rules.westeros_deck(deck)
+            cards = rules.westeros_deck(deck, self.game_rec)
             self.rng.shuffle(cards)
             st.decks[deck] = cards
-        st.wildling_deck = list(rules.wildling_cards)
+        st.wildling_deck = rules.wildling_deck(self.game_rec)
         self.rng.shuffle(st.wildling_deck)
         st.wildling_threat = self.game_rec["wildling_start"]
 
@@ -217,17 +219,26 @@ class Game:
     def token_of_track(self, track: str) -> str:
         return self.rules.tracks[track]["dominance_token"]["id"]
 
+    # the roles of the tracks are content (the rules set names them), not positions in a list
     @property
     def turn_track(self) -> str:
-        return self.game_rec["tracks"][0]
+        return self.game_rec["turn_order_track"]
 
     @property
     def blade_track(self) -> str:
-        return self.game_rec["tracks"][1]
+        return self.game_rec["blade_track"]
 
     @property
     def raven_track(self) -> str:
-        return self.game_rec["tracks"][2]
+        return self.game_rec["raven_track"]
+
+    @property
+    def port_capacity(self) -> int:
+        return self.game_rec["port_capacity"]
+
+    def starting_power(self, house: str) -> int:
+        """A house's power at setup: its own value in the setup, or the setup's power-tokens (R4.11)."""
+        return self.setup_rec.get("starting_power", {}).get(house, self.setup_rec["power_tokens"])
 
     def power_total(self, house: str) -> int:
         return self.rules.house(house)["power_tokens"]
@@ -585,6 +596,11 @@ class Game:
         return 0
 
     def round_start_hooks(self):
+        return
+        yield  # pragma: no cover
+
+    def setup_hooks(self):
+        """What the setup gives that needs decisions (Mother of Dragons: starting loans)."""
         return
         yield  # pragma: no cover
 

@@ -57,10 +57,10 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
             if h in vassals:
                 st.houses[h] = HouseState(power=0, supply=self.game_rec.get("vassal_supply") or 4)
             else:
-                st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
+                st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
                                           hand=rules.cards_of(h, sets))
         st.vassals = sorted(vassals)
-        st.turn_track = self.game_rec["tracks"][0]
+        st.turn_track = self.turn_track
         for track in self.game_rec["tracks"]:
             order = [h for h in s["influence"][track] if h in st.houses]
             if any(h in vassals for h in order[:3]):  # R31.9
@@ -85,6 +85,20 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
         st.round = 1
         self.emit("setup", "R31", f"setup {s['id']}: players {', '.join(chosen)}; "
                   f"vassals {', '.join(vassals) or 'none'}", houses=chosen, vassals=vassals)
+
+    def setup_hooks(self) -> Proc:
+        """Starting loans of the setup (a variant's per-house value): taken free, resolved at once (R40.4)."""
+        st = self.state
+        for house, loans in self.setup_rec.get("starting_loans", {}).items():
+            if house not in st.houses or self.is_vassal(house):
+                continue  # a vassal holds no loans (R40.1)
+            for wanted in loans:
+                deck = st.loan_deck
+                pick = (deck[0] if deck else None) if wanted == "random" else (wanted if wanted in deck else None)
+                if pick is None:
+                    continue  # the deck is empty, or that loan is in the bank already
+                deck.remove(pick)
+                yield from self.take_loan(house, pick, "a starting loan of the setup")
 
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
     def leave(self, house: str) -> None:

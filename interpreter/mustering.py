@@ -57,7 +57,7 @@ def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -
             continue
         if domain == "sea" and a.is_land:
             continue
-        if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= 3):
+        if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= g.port_capacity):
             continue
         if allowed is None and here != house and not (a.is_land and g.controller(a.id) == house) and not a.is_port:
             continue
