@@ -20,6 +20,7 @@ from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, s
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
 from .patch import Resolver, word
+from .playable import check_playable, strip_spans
 from .parse import parse_text
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
@@ -241,6 +242,9 @@ class Compiler:
                 bundle[kind.collection][decl.id] = record
         self.compose_boards(boards, overlays, bundle)
         finish_variants(bundle, self.symbols, self.diags)
+        if not self.diags.errors:  # a half-built bundle would only add noise to the errors already found
+            check_playable(bundle, self.diags)
+        strip_spans(bundle)
         for section, value in bundle.items():  # ids in order, so bundles diff well
             if isinstance(value, dict) and section not in ("format",):
                 bundle[section] = dict(sorted(value.items()))
