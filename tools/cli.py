@@ -464,6 +464,8 @@ def new(
     directory: Annotated[Path, typer.Option("--dir", help="Where to create the pack.")] = Path("packs"),
     game: Annotated[str, typer.Option(help="The rules set the variant is for (base or mother-of-dragons).")]
     = "base",
+    from_: Annotated[str | None, typer.Option("--from", help="Patch one declaration instead: card:ID, setup:ID "
+                                              "or rule:GAME-ID.")] = None,
 ) -> None:
     """Scaffold a content pack: a card set with seven cards per house and the variant that selects it."""
     import re
@@ -481,6 +483,13 @@ def new(
     if problems.errors:
         raise MaesterError(problems)
     bundle = compile_paths(None)
+    if from_:  # a patch of one card, setup or rule (tools/new_patch.py)
+        from maester.tools.new_patch import scaffold_patch
+
+        _, command = scaffold_patch(bundle, name, from_, target, [])
+        out.print(f"created {target}: variant.mst", markup=False)
+        out.print(f"next: {command}", markup=False)
+        return
     sets = bundle["games"][game]["house_card_sets"]
     target.mkdir(parents=True)
     (target / "sets.mst").write_text(
