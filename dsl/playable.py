@@ -171,8 +171,8 @@ class _Checker:
                 for kind, n in sorted(totals.items()):
                     if n > limits.get(kind, 0):
                         first = next((p.get("at") for p in placements if p["units"].get(kind)), where)
-                        self.error("unit-limit", f"setup '{sid}'{label}: {h} starts with {n} {kind}"
-                                   f"{'s' if n != 1 else ''}{' as a vassal' if role != 'starting_units' else ''}, "
+                        self.error("unit-limit", f"setup '{sid}'{label}: {h} starts with {_count(n, kind)}"
+                                   f"{' as a vassal' if role != 'starting_units' else ''}, "
                                    f"but owns {limits.get(kind, 0)}", first,
                                    f"raise its pieces: patch house {h} {{ unit-limit {kind} {n} }}")
 
@@ -194,6 +194,12 @@ class _Checker:
                            f"'{s['id']}'{label}, not {want if want is not None else 'at least 1'}{extra}", where,
                            "a card derived with `from` names its own `set`; a derived set removes or replaces "
                            "the card it changes (remove card ID / replace card OLD NEW)")
+
+
+def _count(n: int, kind: str) -> str:
+    if n == 1:
+        return f"1 {kind}"
+    return f"{n} {kind[:-3] + 'men' if kind.endswith('man') else kind + 's'}"
 
 
 def check_playable(bundle: dict, diags: Diagnostics) -> None:
