@@ -19,9 +19,9 @@ from .boards import BoardBuild, Change, apply_changes, board_json, validate_boar
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
+from .parse import parse_text
 from .patch import Resolver, word
 from .playable import check_playable, strip_spans
-from .parse import parse_text
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 CONTENT_SUFFIX = ".mst"
@@ -395,9 +395,8 @@ class Compiler:
                     power[h] = found["power"]
                 home = self._home(h)
                 garrisons = record["garrisons"]
-                if found.get("garrison") is not None:
-                    if home in garrisons or not every:
-                        garrisons[home] = found["garrison"]
+                if found.get("garrison") is not None and (home in garrisons or not every):
+                    garrisons[home] = found["garrison"]
                 if found.get("garrison-bonus") is not None:
                     if home in garrisons:
                         garrisons[home] = max(0, garrisons[home] + found["garrison-bonus"])
