@@ -152,7 +152,7 @@ class Game:
     def _setup(self) -> None:
         """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
         s, rules, st = self.setup_rec, self.rules, self.state
-        sets = self.game_rec.get("house_card_sets") or ["base"]
+        sets = self.game_rec["house_card_sets"]
         for h in s["houses"]:
             rec = rules.house(h)
             st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],

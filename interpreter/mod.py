@@ -51,11 +51,11 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                                f"{', '.join(houses)}" + (f" and include {', '.join(fixed)}" if fixed else "")
                                + f" (got {', '.join(chosen)})")
         vassals = [h for h in houses if h not in chosen and h not in fixed]
-        sets = self.game_rec.get("house_card_sets") or ["base"]
+        sets = self.game_rec["house_card_sets"]
         for h in houses:
             rec = rules.house(h)
             if h in vassals:
-                st.houses[h] = HouseState(power=0, supply=self.game_rec.get("vassal_supply") or 4)
+                st.houses[h] = HouseState(power=0, supply=self.game_rec["vassal_supply"] or 0)
             else:
                 st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
                                           hand=rules.cards_of(h, sets))
