@@ -76,8 +76,14 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
             out.append(item)
             continue
         head, head_span, values = item.head, item.head_span, list(item.values)
-        if head in PATCH_OPS:  # `remove garrison winterfell`: the whole line, whatever its length
-            out.append(item)
+        if head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
+            cut = next((i for i, v in enumerate(values) if i > 0 and isinstance(v, ast.Name)
+                        and (v.text in PATCH_OPS or v.text in kind.keys)), len(values))
+            out.append(ast.Entry(head, tuple(values[:cut]), item.block, item.span, head_span))
+            if cut < len(values):
+                nxt = values[cut]
+                rest = ast.Entry(nxt.text, tuple(values[cut + 1:]), item.block, item.span, nxt.span)  # type: ignore
+                out.extend(split_entries([rest], kind, diags))
             continue
         while True:
             key = kind.keys.get(head)

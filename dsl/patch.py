@@ -167,9 +167,11 @@ class Resolver:
         kind = KINDS[parent.kind]
         child = split_entries(entry.block or (), kind, self.diags)
         body = self.merge(self.members_body(parent), child, kind, f"{parent.kind} '{parent.id}'", in_place=True)
-        return Declaration(parent.kind, parent.id, parent.name, parent.entry, body, parent.parent,
-                           derives=parent.id, derives_span=entry.span, patched=True, entry_body=child,
-                           patch_entry=entry)
+        out = Declaration(parent.kind, parent.id, parent.name, parent.entry, body, parent.parent,
+                          derives=parent.id, derives_span=entry.span, patched=True, entry_body=child,
+                          patch_entry=entry)
+        self._done.add(id(out))  # already resolved: its body is the patched result
+        return out
 
     def merge(self, base: list[ast.Item], child: list[ast.Item], kind: Kind, parent_label: str,
               in_place: bool = False) -> list[ast.Item]:
@@ -207,7 +209,7 @@ class Resolver:
 
     def _op(self, out: list[ast.Item], op: ast.Entry, kind: Kind, parent_label: str) -> list[ast.Item]:
         d = self.diags
-        words = [word(v) for v in op.values]
+        words = [word(v) or "?" for v in op.values]
         if not words or not isinstance(op.values[0], ast.Name):
             d.error("patch-syntax", f"'{op.head}' needs the key to change", op.head_span,
                     f"for example: {op.head} garrison winterfell" if op.head == "remove"

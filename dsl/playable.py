@@ -84,7 +84,23 @@ class _Checker:
                     or any(not rows[str(level)] for level in levels)):
                 self.error("supply-table-shape", f"game '{gid}'{label}: supply table '{table['id']}' needs one row of "
                            "army sizes for each supply level 0, 1, 2, ...", table.get("source"))
+        for key in ("victory_points", "max_rounds"):
+            if not game.get(key):
+                self.error("game-number", f"game '{gid}'{label}: {key.replace('_', '-')} {game.get(key)} cannot be "
+                           "played", where, "it must be 1 or more")
         tracks = game.get("tracks") or []
+        missing = sorted(set(view["tracks"]) - set(tracks))
+        if missing:  # cards and rules ask for the holder of every dominance token
+            self.error("track-missing", f"game '{gid}'{label}: the tracks {tracks} leave out {', '.join(missing)}",
+                       where, "every declared influence track is played (its dominance token is used)")
+        max_supply = max((int(k) for k in (table or {}).get("rows", {}) if k.isdigit()), default=0)
+        for hid, house in sorted(view["houses"].items()):
+            if house["starting_supply"] > max_supply:
+                self.error("supply-over-table", f"house '{hid}'{label}: starting-supply {house['starting_supply']} "
+                           f"is beyond the supply table (0-{max_supply})", house.get("source"))
+        if (game.get("vassal_supply") or 0) > max_supply:
+            self.error("supply-over-table", f"game '{gid}'{label}: vassal-supply {game['vassal_supply']} is beyond "
+                       f"the supply table (0-{max_supply})", where)
         for role in ("turn_order_track", "blade_track", "raven_track"):
             if game.get(role) not in tracks:
                 self.error("track-role", f"game '{gid}'{label}: its {role.replace('_', ' ')} '{game.get(role)}' is "
@@ -111,6 +127,15 @@ class _Checker:
             return
         areas = board["areas"]
         houses = s.get("houses") or []
+        if s["players"] + (s.get("vassals") or 0) != len(houses):
+            self.error("setup-players", f"setup '{sid}'{label}: {s['players']} players and {s.get('vassals') or 0} "
+                       f"vassals, but {len(houses)} houses", where, "players + vassals must be the number of houses")
+        if s.get("iron_bank") and not game.get("loan_costs"):
+            self.error("bank-without-costs", f"setup '{sid}'{label} plays the Iron Bank, but its rules set has no "
+                       "loan-costs", where, "add: loan-costs [1, 4, 7]")
+        if s.get("iron_bank") and not view.get("loans"):
+            self.error("bank-without-loans", f"setup '{sid}'{label} plays the Iron Bank, but no loan is declared",
+                       where)
         for track in game.get("tracks") or []:
             order = s["influence"].get(track)
             if order is None or set(houses) - set(order):
@@ -165,7 +190,7 @@ class _Checker:
                                        "land units stand in land areas; ships in seas and ports")
                     ships = sum(n for k, n in p["units"].items() if view["unit_kinds"][k]["domain"] == "sea")
                     if area["kind"] == "port" and ships > capacity:
-                        self.error("port-capacity", f"setup '{sid}'{label}: {ships} ships in the port {p['area']}, "
+                        self.error("port-capacity", f"setup '{sid}'{label}: {_count(ships, 'ship')} in the port {p['area']}, "
                                    f"which holds {capacity}", at, "put the others in the sea next to it")
                 limits = view["houses"][h]["unit_limits"]
                 for kind, n in sorted(totals.items()):
