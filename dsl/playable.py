@@ -88,6 +88,16 @@ class _Checker:
             if not game.get(key):
                 self.error("game-number", f"game '{gid}'{label}: {key.replace('_', '-')} {game.get(key)} cannot be "
                            "played", where, "it must be 1 or more")
+        if "vassal" in (game.get("order_sets") or []):  # Mother of Dragons: what the vassal rules read
+            for key in ("vassal_card_set", "vassal_hand_size", "vassal_supply", "vassal_orders_per_vassal",
+                        "loyalty_tokens"):
+                if game.get(key) is None:
+                    self.error("vassal-rules", f"game '{gid}'{label} plays vassal orders but has no "
+                               f"{key.replace('_', '-')}", where)
+            vdeck = view["card_sets"].get(game.get("vassal_card_set") or "")
+            if vdeck is not None and len(vdeck["cards"]) < (game.get("vassal_hand_size") or 0):
+                self.error("vassal-deck-size", f"game '{gid}'{label}: the vassal deck has {len(vdeck['cards'])} cards, "
+                           f"fewer than the {game['vassal_hand_size']} drawn for a combat", where)
         tracks = game.get("tracks") or []
         missing = sorted(set(view["tracks"]) - set(tracks))
         if missing:  # cards and rules ask for the holder of every dominance token

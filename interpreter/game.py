@@ -21,6 +21,14 @@ from .state import GameState, HouseState
 
 Proc = Generator[Decision, object, object]
 
+# The end-of-game tiebreakers a rules set may list, in its order (R26.3): what each compares (lower first).
+TIEBREAKERS = {
+    "most-castles-and-strongholds": ("castles and strongholds", lambda g, h: -g.victory_points(h)),
+    "most-land-areas": ("land areas", lambda g, h: -len(control.controlled_areas(g.state, g.board, h))),
+    "highest-supply": ("supply", lambda g, h: -g.state.houses[h].supply),
+    "highest-iron-throne": ("iron throne", lambda g, h: g.state.position(h, g.turn_track)),
+}
+
 
 class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
     """Raised inside the procedure when a house wins at once (R26.1)."""
@@ -347,17 +355,18 @@ class Game:
     def _end_after_last_round(self) -> None:
         """After the last round the most castles wins; ties by land areas, supply, Iron Throne (R26.3)."""
         st = self.state
+        order = [TIEBREAKERS[t] for t in self.game_rec["tiebreakers"]]  # the rules set's order (R26.3)
 
         def key(h):
-            lands = len(control.controlled_areas(st, self.board, h))
-            return (-self.victory_points(h), -lands, -st.houses[h].supply, st.position(h, self.turn_track))
+            return tuple(measure(self, h) for _, measure in order)
 
         ranking = sorted(st.houses, key=key)
         st.winner = ranking[0]
         st.end_reason = "most castles and strongholds after the last round"
-        steps = ["castles and strongholds", "land areas", "supply", "iron throne"]
+        steps = [words for words, _ in order]
         first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
-        decided = steps[next((i for i in range(4) if second is None or first[i] != second[i]), 3)]
+        last = len(steps) - 1
+        decided = steps[next((i for i in range(last + 1) if second is None or first[i] != second[i]), last)]
         self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
                   f"with {self.victory_points(st.winner)} {self.victory_words(st.winner)}"
                   + ("" if decided == steps[0] else f" (tie broken by {decided})"), house=st.winner,

@@ -106,7 +106,7 @@ def ship_areas(g: Game, house: str, area: str) -> list[str]:
         if g.state.house_in(sea) in (None, house) and sea not in g.state.blocked:
             out.append(sea)
     port = g.board.port_of(area)
-    if port and port not in g.state.blocked and len(g.state.units_in(port)) < 3 and \
+    if port and port not in g.state.blocked and len(g.state.units_in(port)) < g.port_capacity and \
             g.state.house_in(port) in (None, house):
         out.append(port)
     return out
