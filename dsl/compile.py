@@ -417,6 +417,8 @@ class Compiler:
                     role = units.pop("as", None) or "player"
                     section = "starting_units" if role == "player" else "vassal_starting_units"
                     record[section].setdefault(h, []).append({"area": area, "units": units, "at": str(inner.span)})
+        if record.get("loan_deck") is None:  # the bundle holds the result: every declared loan
+            record["loan_deck"] = sorted(self.symbols.ids("loan")) if record.get("iron_bank") else []
         record["starting_power"] = dict(sorted(power.items()))
         record["starting_loans"] = dict(sorted(loans.items()))
 

@@ -170,8 +170,12 @@ class _Checker:
                 self.error("loan-without-bank", f"setup '{sid}'{label}: {h} starts with a loan, but the Iron Bank "
                            "is not in this setup", where, "add 'iron-bank' to the setup, or play setups with it")
             for loan in loans:
-                if loan != "random" and loan not in view["loans"]:
-                    self.error("unknown-loan", f"setup '{sid}'{label}: unknown loan '{loan}'", where)
+                if loan != "random" and loan not in (s.get("loan_deck") or []):
+                    self.error("loan-not-in-deck", f"setup '{sid}'{label}: {h}'s starting loan '{loan}' is not in "
+                               "the loan deck", where, "its loan deck: " + ", ".join(s.get("loan_deck") or []))
+            if len(loans) > len(s.get("loan_deck") or []) - 1:
+                self.error("loans-over-deck", f"setup '{sid}'{label}: {h} starts with {len(loans)} loans, more than "
+                           "the loan deck holds beside the one revealed at setup", where)
         for area in s.get("garrisons") or {}:
             if area not in areas:
                 self.error("garrison-area", f"setup '{sid}'{label}: garrison in '{area}', not an area of board "

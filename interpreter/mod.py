@@ -74,7 +74,7 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
         st.dragon_tokens = list(s.get("dragon_strength_rounds") or [])
         self._shuffle_decks()
         if s.get("iron_bank"):
-            st.loan_deck = sorted(rules.bundle["loans"])
+            st.loan_deck = sorted(s["loan_deck"])
             self.rng.shuffle(st.loan_deck)
             costs = self.game_rec.get("loan_costs") or []
             st.bank = [None] * len(costs)
@@ -94,10 +94,13 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                 continue  # a vassal holds no loans (R40.1)
             for wanted in loans:
                 deck = st.loan_deck
-                pick = (deck[0] if deck else None) if wanted == "random" else (wanted if wanted in deck else None)
-                if pick is None:
-                    continue  # the deck is empty, or that loan is in the bank already
-                deck.remove(pick)
+                pick = (deck[0] if deck else None) if wanted == "random" else wanted
+                if pick in deck:
+                    deck.remove(pick)
+                elif pick in st.bank:  # the named loan was revealed at setup: the next one takes its slot
+                    st.bank[st.bank.index(pick)] = deck.pop(0) if deck else None
+                else:
+                    continue  # the deck is empty (the compiler refuses a named loan not in the deck)
                 yield from self.take_loan(house, pick, "a starting loan of the setup")
 
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------

@@ -226,3 +226,43 @@ def test_new_variant_from_scaffolds_a_patch_whose_command_works(tmp_path, monkey
     assert args[:2] == ["maester", "play"]
     r = runner.invoke(app, [*args[1:], "--quiet", "-a", "random"])
     assert r.exit_code == 0, r.output
+
+
+def test_loan_deck_and_a_named_starting_loan(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "x.mst").write_text(
+        'setup bank-8p "Small bank" from mod-8p {\n  loan-deck [full-host, vanguard-cavalry, siege-engineers]\n'
+        '  house stark { loan vanguard-cavalry }\n}\n'
+        'variant small-bank "Small bank" {\n  game mother-of-dragons\n  setups [bank-8p]\n}\n', encoding="utf-8")
+    b = compile_paths([default_content_dir(), tmp_path / "p"], cache=False)
+    assert b["setups"]["bank-8p"]["loan_deck"] == ["full-host", "vanguard-cavalry", "siege-engineers"]
+    assert b["variants"]["small-bank"]["setups"] == {"mod-8p": "bank-8p"}
+    game = new_game(Rules(apply_variant(b, "small-bank")), "bank-8p", seed=4, options=ModOptions(player_houses=ALL8))
+    loan = next(e for e in game.events if e["type"] == "loan")
+    assert (loan["house"], loan["loan"]) == ("stark", "vanguard-cavalry")
+    held = set(game.state.loan_deck) | {c for c in game.state.bank if c} | {"vanguard-cavalry"}
+    assert held == {"full-host", "vanguard-cavalry", "siege-engineers"}
+
+
+def test_orders_loans_and_the_wildling_deck_are_patched_like_the_rest(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "x.mst").write_text(
+        'variant v "V" {\n  game base\n  patch order march-plus-one { copies 2 }\n'
+        '  patch deck wildlings { remove card preemptive-raid }\n}\n', encoding="utf-8")
+    b = apply_variant(compile_paths([default_content_dir(), tmp_path / "p"], cache=False), "v")
+    rules = Rules(b)
+    assert rules.orders_of_set("house").count("march-plus-one") == 2
+    game = new_game(rules, "base-3p", seed=1)
+    assert "preemptive-raid" not in game.state.wildling_deck and len(game.state.wildling_deck) == 8
+
+
+def test_explain_plays_the_variants_own_setup(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "x.mst").write_text(
+        'setup rich-3p "Rich" from base-3p {\n  power-tokens 9\n}\n'
+        'variant rich "Rich" {\n  game base\n  setups [rich-3p]\n}\n', encoding="utf-8")
+    (tmp_path / "s.yaml").write_text("name: rich\nsetup: base-3p\nposition: {phase: planning}\notherwise: stop\n"
+                                     "expect:\n  state:\n    houses.stark.power: 9\n", encoding="utf-8")
+    r = CliRunner().invoke(app, ["explain", str(tmp_path / "s.yaml"), "--pack", str(tmp_path / "p"),
+                                 "--variant", "rich"])
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output

@@ -381,8 +381,12 @@ def explain(
         files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
     rules = Rules.default(variant, _content(None, pack))
     failed = 0
+    from maester.tools.variant_play import scenario_setup
+
     for f in files:
-        result = run_scenario(rules, Scenario.load(f))
+        sc = Scenario.load(f)
+        sc.setup = scenario_setup(rules.bundle, variant, sc.setup, str(f))  # the variant's setup in its place
+        result = run_scenario(rules, sc)
         if not result.ok:
             failed += 1
         if not quiet or not result.ok:

@@ -71,3 +71,25 @@ def variant_setup(bundle: dict, variant: str, players: int | None, base: bool, t
         diags.error("variant-setup", f"variant '{variant}' has several setups for {players} players", None,
                     "choose one with --setup: " + ", ".join(matching))
     raise MaesterError(diags)
+
+
+def scenario_setup(bundle: dict, variant: str | None, setup: str, label: str) -> str:
+    """The setup a scenario runs with a variant: the variant's own setup in place of a standard one."""
+    if not variant:
+        return setup
+    v = bundle["variants"][variant]
+    played = v.get("setups") or {}
+    if setup in played:
+        return played[setup]
+    if setup in played.values():
+        return setup
+    diags = Diagnostics()
+    game = bundle["setups"].get(setup, {}).get("game")
+    if game is not None and game != v["game"]:
+        diags.error("variant-mismatch", f"{label}: setup '{setup}' plays the rules set '{game}', but variant "
+                    f"'{variant}' is for '{v['game']}': run the scenario without --variant, or give it a setup "
+                    f"of '{v['game']}' ({', '.join(sorted(played.values())[:4])}...)", None)
+    else:
+        diags.error("variant-setup", f"{label}: variant '{variant}' does not play setup '{setup}'", None,
+                    "its setups: " + ", ".join(sorted(played.values())))
+    raise MaesterError(diags)
