@@ -204,8 +204,8 @@ class _Checker:
                                        "land units stand in land areas; ships in seas and ports")
                     ships = sum(n for k, n in p["units"].items() if view["unit_kinds"][k]["domain"] == "sea")
                     if area["kind"] == "port" and ships > capacity:
-                        self.error("port-capacity", f"setup '{sid}'{label}: {_count(ships, 'ship')} in the port {p['area']}, "
-                                   f"which holds {capacity}", at, "put the others in the sea next to it")
+                        self.error("port-capacity", f"setup '{sid}'{label}: {_count(ships, 'ship')} in the port "
+                                   f"{p['area']}, which holds {capacity}", at, "put the others in the sea next to it")
                 limits = view["houses"][h]["unit_limits"]
                 for kind, n in sorted(totals.items()):
                     if n > limits.get(kind, 0):
