@@ -176,10 +176,17 @@ class _Checker:
             if len(loans) > len(s.get("loan_deck") or []) - 1:
                 self.error("loans-over-deck", f"setup '{sid}'{label}: {h} starts with {len(loans)} loans, more than "
                            "the loan deck holds beside the one revealed at setup", where)
-        for area in s.get("garrisons") or {}:
+        placed = [("garrison", a) for a in s.get("garrisons") or {}] + \
+            [("neutral force", a) for a in s.get("neutral_forces") or {}] + \
+            [("loyalty token", a) for a in s.get("loyalty_tokens") or {}] + [("blocked area", a) for a in
+                                                                             s.get("blocked") or []]
+        for what, area in placed:
             if area not in areas:
-                self.error("garrison-area", f"setup '{sid}'{label}: garrison in '{area}', not an area of board "
+                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', not an area of board "
                            f"'{s['board']}'", where)
+            elif what != "blocked area" and areas[area]["kind"] != "land":
+                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', a {areas[area]['kind']} area",
+                           where, f"a {what} stands in a land area")
         capacity = game.get("port_capacity", 0)
         for role in ("starting_units", "vassal_starting_units"):
             for h, placements in (s.get(role) or {}).items():

@@ -266,3 +266,20 @@ def test_explain_plays_the_variants_own_setup(tmp_path):
     r = CliRunner().invoke(app, ["explain", str(tmp_path / "s.yaml"), "--pack", str(tmp_path / "p"),
                                  "--variant", "rich"])
     assert r.exit_code == 0 and "1 passed, 0 failed" in r.output, r.output
+
+
+def test_a_rules_set_without_wildlings(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "x.mst").write_text('variant v "V" {\n  game base\n  patch game base { wildlings no }\n}\n',
+                                          encoding="utf-8")
+    rules = Rules(apply_variant(compile_paths([default_content_dir(), tmp_path / "p"], cache=False), "v"))
+    game = new_game(rules, "base-6p", seed=3)
+    game.play(agents_for(game.state.houses, "random", 3))
+    assert game.over
+    assert not [e for e in game.events if e["type"] in ("wildlings", "wildling-attack")]
+    assert game.state.wildling_threat == rules.game("base")["wildling_start"]
+
+
+def test_a_neutral_force_at_sea_is_refused(tmp_path):
+    d = _error(_compile(tmp_path, 'setup s from base-3p {\n  neutral-force bay-of-ice 3\n}\n'), "setup-area")
+    assert "neutral force in 'bay-of-ice', a sea area" in d.message and d.span.line == 1
