@@ -344,3 +344,6 @@ PATCH_OPS = ("remove", "replace")
 
 # The word that makes a patch or a per-house block apply to every declaration (house) in reach.
 EVERY = "every"
+
+# The words of patches, highlighted by editors like the grammar's keywords: `setup a "A" from b { ... }`.
+PATCH_WORDS = ("from", *PATCH_OPS, EVERY)
