@@ -302,7 +302,7 @@ KINDS: dict[str, Kind] = {
               _k("setups", "list:ref:setup",
                  doc="the setups it plays (absent: every setup of its rules set); a setup derived `from` "
                      "another is played in its place"),
-              _k("patch", "name", "patch-target", repeat=True, block="*", block_required=True,
+              _k("patch", "name", "patch-target", repeat=True, block="*", block_required=True, ident=2,
                  doc="changes a declaration in place for this variant: `patch house arryn { power-tokens 19 }`; "
                      "the target may be a list of ids or `every`"),
               collection="variants"),
