@@ -283,3 +283,22 @@ def test_a_rules_set_without_wildlings(tmp_path):
 def test_a_neutral_force_at_sea_is_refused(tmp_path):
     d = _error(_compile(tmp_path, 'setup s from base-3p {\n  neutral-force bay-of-ice 3\n}\n'), "setup-area")
     assert "neutral force in 'bay-of-ice', a sea area" in d.message and d.span.line == 1
+
+
+@pytest.mark.parametrize("pack", PACK_NAMES)
+def test_pack_plays_every_player_count_it_supports(pack):
+    """A complete game of every setup the variant plays (each takes a fraction of a second)."""
+    rules = _rules(pack)
+    for setup in sorted(set(rules.bundle["variants"][pack]["setups"].values())):
+        game = new_game(rules, setup, seed=5)
+        game.play(agents_for(game.state.houses, "random", 5))
+        assert game.over and game.state.winner, setup
+
+
+def test_a_player_count_the_variant_does_not_play_is_refused_with_the_command_that_works():
+    pack = PACKS / "dance-with-mother-of-dragons"
+    r = CliRunner().invoke(app, ["play", "--pack", str(pack), "--variant", "dance-with-mother-of-dragons", "-p", "3"])
+    assert r.exit_code == 1
+    assert r.output.splitlines()[0] == (
+        "error: variant 'dance-with-mother-of-dragons' is not played with 3 players: it plays 4, 5, 6, 7, 8 (run "
+        f"maester play --players 8 --variant dance-with-mother-of-dragons --pack {pack}) [variant-players]")
