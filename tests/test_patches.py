@@ -302,3 +302,15 @@ def test_a_player_count_the_variant_does_not_play_is_refused_with_the_command_th
     assert r.output.splitlines()[0] == (
         "error: variant 'dance-with-mother-of-dragons' is not played with 3 players: it plays 4, 5, 6, 7, 8 (run "
         f"maester play --players 8 --variant dance-with-mother-of-dragons --pack {pack}) [variant-players]")
+
+
+def test_a_variant_bundle_needs_no_patch_logic(tmp_path):
+    """`compile --variant` writes plain records: another engine loads the file and plays the variant."""
+    out = tmp_path / "dragon-war.json"
+    r = CliRunner().invoke(app, ["compile", "--pack", str(PACKS / "dragon-war"), "--variant", "dragon-war",
+                                 "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert CliRunner().invoke(app, ["validate", str(out)]).exit_code == 0
+    game = new_game(Rules.from_file(out), "mod-8p", seed=1, options=ModOptions(player_houses=ALL8))
+    assert [u[0] for u in game.state.units["winterfell"]["units"]] == ["footman", "dragon"]
+    assert game.state.garrisons["winterfell"] == 4
