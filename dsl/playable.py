@@ -98,6 +98,11 @@ class _Checker:
             if vdeck is not None and len(vdeck["cards"]) < (game.get("vassal_hand_size") or 0):
                 self.error("vassal-deck-size", f"game '{gid}'{label}: the vassal deck has {len(vdeck['cards'])} cards, "
                            f"fewer than the {game['vassal_hand_size']} drawn for a combat", where)
+        tokens = sum(o["copies"] for o in view["orders"].values() if o["set"] == "house")
+        if game.get("orders_per_house") is not None and tokens != game["orders_per_house"]:
+            self.error("order-count", f"game '{gid}'{label}: each house has {tokens} house order tokens, but "
+                       f"orders-per-house is {game['orders_per_house']}", where,
+                       "change the tokens' copies and orders-per-house together")
         tracks = game.get("tracks") or []
         missing = sorted(set(view["tracks"]) - set(tracks))
         if missing:  # cards and rules ask for the holder of every dominance token

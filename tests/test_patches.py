@@ -248,6 +248,7 @@ def test_orders_loans_and_the_wildling_deck_are_patched_like_the_rest(tmp_path):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "x.mst").write_text(
         'variant v "V" {\n  game base\n  patch order march-plus-one { copies 2 }\n'
+        '  patch game base { orders-per-house 16 }\n'
         '  patch deck wildlings { remove card preemptive-raid }\n}\n', encoding="utf-8")
     b = apply_variant(compile_paths([default_content_dir(), tmp_path / "p"], cache=False), "v")
     rules = Rules(b)
