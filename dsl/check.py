@@ -31,6 +31,7 @@ class Declaration:
     patched: bool = False  # made by a variant's `patch` (same id as its parent)
     entry_body: list[ast.Item] | None = None  # the entries as written, before a patch is resolved
     patch_entry: ast.Entry | None = None
+    unresolved: bool = False  # its parent is unknown (reported): not compiled, so no cascade of errors
 
 
 @dataclass

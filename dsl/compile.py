@@ -237,6 +237,8 @@ class Compiler:
                                                "description": self._quiet_keys(decl).get("description"),
                                                "source": str(decl.entry.span)}
                 continue
+            if decl.unresolved:
+                continue
             record = self.lower(decl, kind)
             if record is not None:
                 bundle[kind.collection][decl.id] = record
@@ -476,6 +478,8 @@ class Compiler:
                                      entry.values[1].span, hint_for(ident, self.symbols.ids(kind.name), show_all=0))
                     continue
                 self.resolver.resolve(parent)
+                if parent.unresolved:  # reported at its `from`
+                    continue
                 patched = self.resolver.patch(parent, entry)
                 latest[(kind.name, ident)] = patched
                 rec = self.lower(patched, kind)

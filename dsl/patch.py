@@ -138,9 +138,11 @@ class Resolver:
         if decl.derives is None or id(decl) in self._done:
             return
         if id(decl) in self._busy:
-            self.diags.error("patch-cycle", f"{decl.kind} '{decl.id}' derives from itself", decl.derives_span,
+            self.diags.error("patch-cycle", f"{decl.kind} '{decl.id}' derives from itself (a `from` cycle)",
+                             decl.derives_span,
                              "a `from` chain must end at a declaration without `from`")
             decl.body = []
+            decl.unresolved = True
             self._done.add(id(decl))
             return
         self._busy.add(id(decl))
@@ -153,8 +155,11 @@ class Resolver:
             self.diags.error(f"unknown-{decl.kind}", f"{decl.kind} '{decl.id}' derives from an unknown "
                              f"{decl.kind} '{decl.derives}'", decl.derives_span, hint)
             decl.body = [i for i in decl.body if not (isinstance(i, ast.Entry) and i.head in PATCH_OPS)]
+            decl.unresolved = True
         else:
             base = self.members_body(parent)
+            if parent.unresolved:  # its error is reported once, at the parent
+                decl.unresolved = True
             decl.entry_body = list(decl.body)
             if decl.name is None:
                 decl.name = parent.name

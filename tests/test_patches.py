@@ -147,6 +147,9 @@ def _error(diags: Diagnostics, code: str):
      "starting-supply 9 is beyond the supply table (0-6)"),
     ('variant v "V" {\n  game base\n  patch deck westeros-i { remove card supply-i  remove card ghost }\n}\n',
      "patch-nothing-there", 3, "'remove card ghost': deck 'westeros-i' has no 'card ghost'"),
+    ('variant v "V" {\n  game base\n  patch hous arryn { power-tokens 19 }\n}\n', "unknown-kind", 3,
+     "variant 'v': cannot patch 'hous'"),
+    ('setup s from base {\n}\n', "unknown-setup", 1, "derives from an unknown setup 'base'"),
     ('variant v "V" {\n  game base\n  patch setup base-3p { house stark { loan random } }\n}\n',
      "loan-without-bank", 3, "the Iron Bank is not in this setup"),
 ])
@@ -315,3 +318,8 @@ def test_a_variant_bundle_needs_no_patch_logic(tmp_path):
     game = new_game(Rules.from_file(out), "mod-8p", seed=1, options=ModOptions(player_houses=ALL8))
     assert [u[0] for u in game.state.units["winterfell"]["units"]] == ["footman", "dragon"]
     assert game.state.garrisons["winterfell"] == 4
+
+
+def test_a_from_cycle_is_one_located_error_without_cascade(tmp_path):
+    diags = _compile(tmp_path, 'setup a "A" from b { }\nsetup b "B" from a { }\n')
+    assert [(d.code, d.span.line) for d in diags.errors] == [("patch-cycle", 1)]
