@@ -1085,8 +1085,8 @@ _q("power")(lambda g, sc, a: g.state.houses[a["house"]].power if a["house"] in g
 _q("victory-points")(lambda g, sc, a: g.victory_points(a["house"]))
 _q("bid")(lambda g, sc, a: g.state.houses[a["house"]].last_bid)
 _q("wildling-threat")(lambda g, sc, a: g.state.wildling_threat)
-_q("westeros-decks")(lambda g, sc, a: [d for d in sorted(g.state.decks, key=lambda d: ("i", "ii", "iii", "iv").index(d))
-                                       if g.state.decks[d]])
+_q("westeros-decks")(lambda g, sc, a: [d for d in g.game_rec["westeros_decks"]  # declared drawing order
+                                       if g.state.decks.get(d)])
 _q("others")(lambda g, sc, a: [h for h in g.turn_order if h != a["house"]])
 _q("player-houses")(lambda g, sc, a: [h for h in g.turn_order if not g.is_vassal(h)])
 _q("vassals")(lambda g, sc, a: [h for h in g.turn_order if g.is_vassal(h)])
