@@ -8,6 +8,7 @@ when a primitive has an empty part.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from .docgen import _replace_between, _sig
@@ -68,12 +69,12 @@ def _windows_section() -> list[str]:
 
 def _primitive_entry(p: Primitive) -> list[str]:
     parts = primitive_parts(p)
-    out = [f"### `{p.name}`", "", _sig(p), "", f"Card text: “{parts['english']}”. {parts['meaning']}", ""]
+    out = [f"### `{p.name}`", "", _sig(p), "", f"English template: “{parts['english']}”. {parts['meaning']}", ""]
     if p.params:
         out.append("Arguments:")
         out.append("")
         for x in p.params:
-            default = "" if x.default is None else f", default `{x.default}`".replace("[]", "empty")
+            default = "" if x.default is None else f", default `{json.dumps(x.default)}`".replace("`[]`", "empty")
             need = "required" if x.required else "optional"
             out.append(f"- `{x.name}` ({x.type}, {need}{default}){': ' + x.doc if x.doc else ''}")
         out.append("")
