@@ -3,7 +3,11 @@
 This table is the single source of truth. The checker validates calls against it, the JSON Schema's
 effect definitions are generated from it (tools/gen_schema.py → schemas/effect.schema.json), the
 primitive reference in docs/dsl.md is generated from it, and the interpreter's handlers are keyed by
-these names. tests/test_registry.py fails when any of those drift apart.
+these names. It also declares the kinds of compiled effect nodes (NODES: the `"node"` tag every compiled
+object carries), the combat windows with their rule ids (TRIGGERS / COMBAT_WINDOWS, read by the combat
+procedure too) and the marks rule procedures read instead of primitive names (MARKS). docs/effects.md is
+generated from it and dsl/semantics.py. tests/test_registry.py and tests/test_effect_docs.py fail when any
+of those drift apart.
 
 Types (argument and result kinds):
   int, bool, text, house, area, track, unit-kind, order-type, order (an order token id), icon, deck, card,

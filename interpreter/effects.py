@@ -1,7 +1,10 @@
-"""The effect interpreter: runs compiled card effects (bundle JSON) through the primitive handlers.
+"""The effect interpreter: the one evaluator of compiled card effects (bundle JSON), as docs/effects.md specifies.
 
-Statements (`if`, `for`, `choose`, `may`, `let`, calls) are executed here; each primitive of the
-registry has exactly one handler in HANDLERS (effects) or QUERIES (expressions), keyed by its name.
+Every node names its kind in `"node"` (registry NODES) and is dispatched on that tag alone. Statements
+(`if`, `for`, `choose`, `may`, `let`, calls) are executed here; each primitive of the registry has exactly
+one handler in HANDLERS (effects) or QUERIES (expressions), keyed by its name. Rule procedures that must
+know what a card does before running it ask `reached_calls` for the calls of a marked primitive
+(registry MARKS); nothing else in the engine reads which primitive a call names.
 tests/test_registry.py checks that every registry primitive has its handler. Handlers are generic:
 none knows which card calls it.
 
