@@ -180,13 +180,14 @@ SEMANTICS: dict[str, Semantics] = {
     "bid-on-influence-tracks": Semantics(
         "every house's available power.", "the three influence tracks are bid for, in track order (R10): bids "
         "are paid, tracks reordered, ties broken.",
-        decision="influence-bid (each house, per track); break-tie (the Iron Throne holder)",
-        events="bids, track, power"),
+        decision="influence-bid (each house, per track); break-tie (the Iron Throne holder, on equal bids)",
+        events="bids (per track), track (when the order changed)"),
     "wildling-attack": Semantics(
         "the wildling threat (or strength); the wildling deck.",
         "a wildling attack (R11): bids, comparison, the top wildling card's effect, the threat moves.",
         decision="wildling-bid (each house but `excluded`); break-tie; those of the wildling card",
-        events="wildling-attack, bids, wildlings-win or wildlings-lose, wildling-card, wildlings"),
+        events="wildling-attack, bids, wildlings-win or wildlings-lose, bidder (a tie broken), those of the "
+               "wildling card, wildling-card, wildlings"),
     "advance-wildlings": Semantics(
         "the wildling threat.", "the threat rises `steps` spaces (2 per space, at most the top); at the top a "
         "wildling attack follows (R6.2.3).",
