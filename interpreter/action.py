@@ -300,7 +300,8 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
     # ship transport (R17) brought the attack unless only flying units made the trip (R38.4)
     transported = (g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
                    and any(not g.can_fly(u[0]) for u in attacking))
-    if combat_dest in st.neutral_forces:
+    fought = combat_dest not in st.neutral_forces  # a combat (R19), not an attack on a neutral force (R25)
+    if not fought:
         yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
     else:
         defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
@@ -314,6 +315,9 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
     yield from port_consequences(g)  # R21.5.7
     g.after_march(house)
     g.check_victory()
+    if fought:
+        g.combats += 1
+        g.reached(f"combat {g.combats}")
 
 
 def _abandoned_port(g: Game, land: str) -> None:
@@ -443,8 +447,11 @@ def action_phase(g: Game) -> Proc:
     st = g.state
     g.emit("phase", "R15", f"round {st.round}: Action Phase")
     yield from _cycle(g, "raid", resolve_raid)
+    g.reached("raids")
     yield from _cycle(g, "march", resolve_march)
+    g.reached("marches")
     yield from _cycle(g, "consolidate-power", _resolve_consolidate_step)
+    g.reached("consolidate-power")  # before the clean up: orders and routed units still on the board
     # clean up (R18.5)
     st.orders = {}
     for army in st.units.values():

@@ -125,11 +125,15 @@ class Combat:
         for area, side in self.support.items():
             if self.side_house(side) != house:
                 continue
-            owner = g.state.house_in(area)
-            total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
-                         for i, u in enumerate(g.state.units_in(area)))
             order = g.state.orders.get(area)
-            if order and owner == order["house"]:
+            if order is None:
+                continue  # raided or otherwise removed: the area no longer supports
+            owner = g.state.house_in(area)
+            if owner == order["house"]:
+                total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
+                             for i, u in enumerate(g.state.units_in(area)))
+            # the order's bonus counts until the Combat Clean Up, even if its units are gone (R14.7)
+            if owner in (None, order["house"]):
                 total += g.rules.order(order["order"]).get("value") or 0
         return max(0, total)
 
@@ -403,14 +407,12 @@ def _skulls(g: Game, c: Combat) -> Proc:
     for house in c.sides():
         victim = c.opponent(house)
         for _ in range(c.tides_value(g, house, "skulls")):
-            units = c.fighting(g, victim)
+            units = _casualty_candidates(g, c, victim)
             if not units or c.is_protected(g, victim, skull=True):
                 break
-            options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
-            pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull", options, "R29.3.5",
-                                       area=c.area)
-            kind, _, routed = pick.partition("/")
-            ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+            pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull",
+                                       sorted({u[0] for _, u in units}), "R29.3.5", area=c.area)
+            ref = next(r for r, u in units if u[0] == pick)
             c.destroy(g, ref, "R29.3.5", "Tides of Battle skull", skull=True)
 
 
@@ -423,15 +425,18 @@ def _casualties(g: Game, c: Combat) -> Proc:
         g.emit("protected", "R21.2", f"{c.loser} loses no units as casualties", house=c.loser)
         return
     for _ in range(n):
-        units = c.fighting(g, c.loser)
-        if not units:
+        units = _casualty_candidates(g, c, c.loser)
+        if not units:  # the rest of the count is lost: routed units die at the retreat instead (R21.2.4, R21.3.5)
             break
-        options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
-        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)", options,
-                                   "R21.2.1", area=c.area)
-        kind, _, routed = pick.partition("/")
-        ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)",
+                                   sorted({u[0] for _, u in units}), "R21.2.1", area=c.area)
+        ref = next(r for r, u in units if u[0] == pick)
         c.destroy(g, ref, "R21.2.1", "casualty")
+
+
+def _casualty_candidates(g: Game, c: Combat, house: str) -> list[tuple[str, list]]:
+    """The units a house may choose as casualties: its fighting units, never routed ones (R21.2.4)."""
+    return [(r, u) for r, u in c.fighting(g, house) if not u[1]]
 
 
 def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_origin: bool = False) -> list[str]:
@@ -602,7 +607,8 @@ def _clean_up(g: Game, c: Combat) -> Proc:
         card = c.cards.get(house)
         if card in c.removed_cards:
             g.remove_card(house, card)
-    for area in list(st.orders):
+    for area in list(st.orders):  # the end of Combat Clean Up: orders without units go now (R14.7, R21.5.5)
+        g.remove_unmanned_order(area, "R21.5.5")
         g.after_area_emptied(area)
     g.combat_over(c)
     g.check_victory()

@@ -15,6 +15,7 @@ from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from . import control
 from .decisions import Decision, IllegalDecision
+from .events import EVENTS
 from .rng import Rng, seed_state
 from .rules import Rules
 from .state import GameState, HouseState
@@ -26,11 +27,21 @@ class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
     """Raised inside the procedure when a house wins at once (R26.1)."""
 
 
+class StopRun(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside the procedure at the run's stop point inside the Action Phase (scenarios)."""
+
+
+# where a run may stop (`Options.stop_after`): after a phase, after a step of the Action Phase, or after
+# the Nth combat of the run ("combat N"); "consolidate-power" is just before the Action Phase clean up
+PHASE_STOPS = ("westeros", "planning", "action", "round")
+ACTION_STOPS = ("raids", "marches", "consolidate-power")
+
+
 @dataclass
 class Options:
     tides_of_battle: bool = False
     max_decisions: int = 1_000_000  # a safety net for runaway agents
-    stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
+    stop_after: str | None = None  # PHASE_STOPS, ACTION_STOPS or "combat N": end the run there (scenarios)
 
 
 class Game:
@@ -46,6 +57,7 @@ class Game:
         self.decision: Decision | None = None
         self._count = 0
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
+        self.combats = 0  # combats resolved in this run (for a "combat N" stop point)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -104,6 +116,8 @@ class Game:
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        if type_ not in EVENTS:  # every event type is declared, with its fields (interpreter/events.py)
+            raise AssertionError(f"event type {type_!r} is not declared in interpreter/events.py")
         event = {"n": len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
@@ -144,8 +158,15 @@ class Game:
                 self.emit("round", "R6.2.1", f"round {st.round} begins")
         except GameOver:
             pass
+        except StopRun:  # a stop inside the Action Phase: the position stays as it is, mid-phase
+            return None
         st.phase = "over"
         return None
+
+    def reached(self, point: str) -> None:
+        """The procedure passes a stop point inside the Action Phase: end the run here if asked to."""
+        if self.options.stop_after == point:
+            raise StopRun
 
     def _setup(self) -> None:
         """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
@@ -306,12 +327,11 @@ class Game:
         return unit
 
     def after_area_emptied(self, area: str) -> None:
-        """Orders stay only where their house has units (R14.7); abandoned ports lose their ships (R24.8)."""
-        order = self.state.orders.get(area)
-        if order and self.state.house_in(area) != order["house"]:
-            del self.state.orders[area]
-            self.emit("order-removed", "R14.7", f"{order['house']}'s {order['order']} in {area} is removed "
-                      "(no units left)", area=area)
+        """An order left without its house's units goes at once outside combat; during a combat it stays, and
+        counts, until the end of the Combat Clean Up (R14.7, `remove_unmanned_order`). Abandoned ports lose
+        their ships (R24.8)."""
+        if self.embattled is None:
+            self.remove_unmanned_order(area, "R14.7")
         a = self.board.area(area)
         if a.is_land and area != self.embattled:  # the embattled area waits for action.port_consequences
             port = self.board.port_of(area)
@@ -320,6 +340,14 @@ class Game:
                 self.emit("destroy", "R24.8", f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are "
                           "destroyed (the port's land area is no longer theirs)", house=ships["house"], area=port)
                 self.state.orders.pop(port, None)
+
+    def remove_unmanned_order(self, area: str, rule: str) -> None:
+        """Remove the order in `area` if none of its house's units is there (R14.7, R16.13, R21.5.5)."""
+        order = self.state.orders.get(area)
+        if order and self.state.house_in(area) != order["house"]:
+            del self.state.orders[area]
+            self.emit("order-removed", rule, f"{order['house']}'s {order['order']} in {area} is removed "
+                      "(no units left)", area=area, house=order["house"], order=order["order"])
 
     def check_victory(self) -> None:
         """A house with 7 castles and strongholds wins at once (R26.1)."""
