@@ -291,7 +291,7 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     for _ in range(count):
         if not options:
             break  # fewer than asked: take what there is (R0.6)
-        unique = sorted({_as_option(o) for o in options}, key=str)
+        unique = _one_of_each_piece(g, sc, sorted({_as_option(o) for o in options}, key=str))
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
                                    card=sc.card, name=st["choose"])
         picks.append(pick)
@@ -301,11 +301,31 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["body"], sc.child(**{st["choose"]: pick}))
 
 
+def _one_of_each_piece(g: Game, sc: Scope, options: list) -> list:
+    """Identical units of one area (same kind, same routed side) are one answer: picking either does the same."""
+    seen, out = set(), []
+    for o in options:
+        area, _, idx = o.rpartition("#") if isinstance(o, str) else ("", "", "")
+        units = None
+        if idx.isdigit():
+            army = g.state.units.get(area)
+            units = sc.combat.attacking if area == "@attack" and sc.combat is not None else army and army["units"]
+        if units and int(idx) < len(units):
+            key = (area, units[int(idx)][0], bool(units[int(idx)][1]))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(o)
+    return out
+
+
 def _may(g: Game, st: dict, sc: Scope) -> Proc:
     by = ev(g, st["may"], sc)
     cost = ev(g, st["pay"], sc) if "pay" in st else 0
     able = (("condition" not in st or ev(g, st["condition"], sc))
             and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
+    if able and "else" not in st and _empty_choices(g, st["body"], sc):
+        able = False  # "yes" could do nothing: no question that cannot change the outcome
     taken = False
     if able:
         prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
@@ -316,6 +336,11 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["body"], sc)
     elif "else" in st:
         yield from run(g, st["else"], sc)
+
+
+def _empty_choices(g: Game, body: list, sc: Scope) -> bool:
+    """Is a block only choices among nothing (e.g. a card from an empty discard pile), so running it does nothing?"""
+    return bool(body) and all("choose" in st and not list(ev(g, st["from"], sc)) for st in body)
 
 
 def run_ability(g: Game, ability: dict, sc: Scope):

@@ -466,6 +466,10 @@ class Game:
     def fixed_bids(self, track: str) -> dict[str, int]:
         return {}
 
+    def fixed_last_on_tracks(self, house: str) -> bool:
+        """A house that always holds the last positions of the influence tracks (MoD, R36.2)."""
+        return False
+
     # ---- areas and icons ------------------------------------------------------------------------------
     def castle_level(self, area: str) -> str:
         a = self.board.area(area)

@@ -18,6 +18,9 @@ class LoyaltyRules:
     def _loyalty_house(self, h: str) -> bool:
         return self.rules.house(h).get("victory_by") == "loyalty"
 
+    def fixed_last_on_tracks(self, house: str) -> bool:
+        return bool(self.rules.house(house).get("last_on_tracks"))
+
     def _fixed_last(self, order: list[str]) -> list[str]:
         fixed = [h for h in order if self.rules.house(h).get("last_on_tracks")]
         return [h for h in order if h not in fixed] + fixed

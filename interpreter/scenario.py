@@ -20,13 +20,13 @@ from pathlib import Path
 
 import yaml
 
-from maester.dsl.diagnostics import Diagnostics, MaesterError, Span, hint_for
+from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
 
 from .decisions import Decision, IllegalDecision
 from .events import COMMON_FIELDS, EVENTS, fields_of
 from .game import ACTION_STOPS, PHASE_STOPS, Game
 from .mod import ModOptions, new_game
-from .rules import Rules
+from .rules import Rules, apply_variant
 from .state import GameState, HouseState
 
 SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
@@ -135,6 +135,9 @@ def _stop_point(value) -> str | None:
     return f"combat {m.group(1) or 1}"
 
 
+_WITH_VARIANT: dict[tuple, tuple[Rules, Rules]] = {}  # (id(rules), variant) -> (rules kept alive, with variant)
+
+
 @lru_cache(maxsize=8)
 def _rules_for(variant: str | None, packs: tuple[str, ...]) -> Rules:
     """The bundled content with a scenario's packs and variant (compiled once per combination)."""
@@ -226,17 +229,29 @@ class Scenario:
         return _fail(self.path, message, hint, place, self.text or None)
 
     def rules_for(self, rules: Rules) -> Rules:
-        """The rules this scenario runs with: `rules`, or the bundled content with its `pack` and `variant`."""
+        """The rules this scenario runs with. With `pack`: the bundled content and its packs (and `variant`);
+        with `variant` alone: the variant applied to the content of the run (`rules`)."""
         if not self.variant and not self.packs:
             return rules
-        if self.variant and rules.bundle.get("applied_variant") not in (None, self.variant):
-            raise self.fail(f"variant '{self.variant}' conflicts with the variant "
-                            f"'{rules.bundle['applied_variant']}' the run was given", ("variant",))
+        applied = rules.bundle.get("applied_variant")
         try:
-            return _rules_for(self.variant, tuple(self.packs))
-        except MaesterError as e:
+            if self.packs:
+                return _rules_for(self.variant, tuple(self.packs))
+            if applied == self.variant:
+                return rules
+            if applied is not None:
+                raise self.fail(f"variant '{self.variant}' conflicts with the variant '{applied}' the run was "
+                                "given", ("variant",))
+            key = (id(rules), self.variant)
+            if key not in _WITH_VARIANT:
+                _WITH_VARIANT.clear()  # one run's rules at a time: nothing piles up
+                _WITH_VARIANT[key] = (rules, Rules(apply_variant(rules.bundle, self.variant)))
+            return _WITH_VARIANT[key][1]
+        except BundleError as e:
             item = e.diagnostics.items[0]
-            raise self.fail(item.message, ("variant",) if self.variant else ("pack",), item.hint) from None
+            if item.code != "unknown-variant":
+                raise  # a pack's own error, located in its content file
+            raise self.fail(item.message, ("variant",), item.hint) from None
 
     # ---- checks that need no rules
     def _check_expect_shape(self) -> None:
@@ -251,9 +266,10 @@ class Scenario:
             raise self.fail("expect.state is empty: it checks nothing", ("expect", "state"))
         if not any(exp.get(k) not in (None, [], {}) for k in EXPECT_KEYS) and "error" not in exp \
                 and "winner" not in exp and not has_option_checks:
+            where = ("expect",) if ("expect",) in self.places.keys else ()
             raise self.fail("the scenario checks nothing: give `expect` events, absent, state, winner or error "
-                            "(or legal/illegal answers in the decisions)", ("expect",) if "expect" in
-                            self.places.keys else (), "a scenario without checks passes whatever the rules do")
+                            "(or legal/illegal answers in the decisions)", where,
+                            "a scenario without checks passes whatever the rules do", key=True)
         for key in ("events", "absent"):
             for i, want in enumerate(exp.get(key) or []):
                 where = ("expect", key, i)
@@ -674,6 +690,13 @@ def _derived(game: Game, path: str):
     return "used" if flag else "available"
 
 
+def _unit_multiset(text: str | None) -> tuple | None:
+    if text is None:
+        return None
+    house, _, units = text.partition(": ")
+    return house, sorted(units.split(", "))
+
+
 def _matches(event: dict, want: dict) -> bool:
     for k, v in want.items():
         if k == "text":
@@ -723,8 +746,8 @@ def _check(result: Result) -> None:
         if path.startswith("units.") and isinstance(want, str | type(None)):
             got_text = format_units(got)
             want_text = format_units(parse_units(want, path, result.scenario.path)) if want else None
-            result.checks.append((got_text == want_text, f"{path} = {want_text!r}" +
-                                  ("" if got_text == want_text else f" — got {got_text!r}")))
+            same = _unit_multiset(got_text) == _unit_multiset(want_text)  # the order of units in an area means nothing
+            result.checks.append((same, f"{path} = {want_text!r}" + ("" if same else f" — got {got_text!r}")))
             continue
         ok = got == want
         result.checks.append((ok, f"{path} = {json.dumps(want)}" + ("" if ok else f" — got {json.dumps(got)}")))
