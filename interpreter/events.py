@@ -165,7 +165,7 @@ EVENTS: dict[str, EventType] = {
     "westeros-card": _e("card deck", "R6.2.2",
               "a Westeros card is revealed"),
     "wildling-attack": _e("strength", "R11.2",
-              "the wildlings attack"),
+              "a wildling attack begins, with its strength"),
     "wildling-card": _e("card", "R11.6.5",
               "a wildling card is resolved"),
     "wildlings": _e("threat", "R11.8 R20.2.4 R6.2.3",
