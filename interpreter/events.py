@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 # fields of every event; `card` and `source` are set on the events a card ability produces
 COMMON_FIELDS = ("n", "round", "phase", "type", "rule", "text", "card", "source")
+# the rules of the timing windows of card abilities (combat windows R20.2-R21.3, Westeros cards R6.2.4, wildling
+# cards R11.6, improvements R41): any event a card ability produces may cite them
+CARD_WINDOW_RULES = ("R20.2", "R20.2.1", "R20.2.2", "R20.2.3", "R20.2.4", "R20.2.5", "R21.2", "R21.3", "R6.2.4",
+                     "R11.6", "R41")
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ EVENTS: dict[str, EventType] = {
               "loyalty tokens not gained (the area is not controlled)"),
     "march": _e("area house", "R16.1 R16.2",
               "a March order is resolved: the moves, or none"),
-    "muster": _e("area house kind", "R9.3.1 R9.3.2",
+    "muster": _e("area house kind", "R9.3.1 R9.3.2 R9",
               "a unit is mustered or upgraded"),
     "muster-order": _e("area", "R34.5",
               "a muster order is resolved"),
@@ -107,14 +111,14 @@ EVENTS: dict[str, EventType] = {
               "an area gets no order (too few legal tokens)"),
     "order-placed": _e("area house order", "R20.2.5",
               "a card places an order"),
-    "order-removed": _e("area house order", "R20.2 R20.2.2 R20.2.4 R21.5.1 R21.5.2 R21.5.5 R42.1.2",
+    "order-removed": _e("area house order", "R20.2 R20.2.2 R20.2.4 R21.5.1 R21.5.2 R21.5.5 R42.1.2 R14.7",
               "an order is removed from the board"),
     "phase": _e("", "R13 R15 R6",
               "a phase begins"),
     "place": _e("area house kind", "R20.2.5 R41 R6.2.4",
               "a card places units"),
-    "power": _e("amount house", "R11.6 R15.6 R18.2 R20.2 R20.2.2 R20.2.4 R20.2.5 R35.5 R40.4.2 R40.6.1 R41 R42.4.1 "
-                                "R6.2.4",
+    "power": _e("amount house", "R6.2.4 R7.9 R11.6 R15.6 R18.2 R20.2 R20.2.2 R20.2.4 R20.2.5 R35.5 R40.4.2 R40.6.1 "
+                                "R41 R42.4.1",
               "a house gains or discards power"),
     "power-token": _e("area house", "R16.6 R23.2.1 R35.9",
               "a power token is placed in an area or returns to the pool"),
@@ -148,7 +152,7 @@ EVENTS: dict[str, EventType] = {
               "a house searches a deck (secret: what it saw)"),
     "setup": _e("houses vassals", "R31 R4",
               "the game is set up"),
-    "supply": _e("house supply", "R11.6 R41 R6.2.4",
+    "supply": _e("house supply", "R11.6 R41 R6.2.4 R8.2",
               "a house's supply level changes"),
     "support": _e("house side", "R19.3 R20.2",
               "a house declares its support in a combat"),
@@ -175,6 +179,12 @@ EVENTS: dict[str, EventType] = {
     "wildlings-win": _e("card", "R11.5",
               "the wildlings win"),
 }
+
+
+def cites(event_type: str | None, rule: str) -> bool:
+    """May an event of this type (None: of any type) cite this rule id?"""
+    types = [EVENTS[event_type]] if event_type else EVENTS.values()
+    return rule in CARD_WINDOW_RULES or any(rule in ev.rules for ev in types)
 
 
 def fields_of(event_type: str) -> tuple[str, ...]:

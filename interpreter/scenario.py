@@ -23,7 +23,7 @@ import yaml
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
 
 from .decisions import Decision, IllegalDecision
-from .events import COMMON_FIELDS, EVENTS, fields_of
+from .events import COMMON_FIELDS, EVENTS, cites, fields_of
 from .game import ACTION_STOPS, PHASE_STOPS, Game
 from .mod import ModOptions, new_game
 from .rules import Rules, apply_variant
@@ -48,6 +48,7 @@ STATE_KEYED = {"units": "area", "orders": "area", "garrisons": "area", "garrison
                "power_tokens": "area", "neutral_forces": "area", "loyalty": "area", "improvements": "area",
                "houses": "house", "loans": "house", "loyalty_points": "house", "commanders": "house",
                "tracks": "track", "decks": "deck", "seized_tokens": "token"}
+OTHERWISE = ("fail", "first", "stop")  # what to do with a decision the script and the defaults do not answer
 COMBAT_STOP = re.compile(r"combat(?: ([1-9][0-9]*))?")
 
 
@@ -204,6 +205,9 @@ class Scenario:
         if data.get("stop-after") is not None and stop is None:
             raise fail(f"stop-after: unknown stop point {data['stop-after']!r}", ("stop-after",),
                        "allowed: " + ", ".join((*PHASE_STOPS[:3], *ACTION_STOPS)) + ", combat, combat N")
+        if data.get("otherwise", "fail") not in OTHERWISE:
+            raise fail(f"otherwise: unknown value {data['otherwise']!r}", ("otherwise",),
+                       "allowed: " + " ".join(OTHERWISE))
         packs = data.get("pack") or []
         packs = [packs] if isinstance(packs, str) else list(packs)
         base = Path(path).parent
@@ -282,6 +286,14 @@ class Scenario:
                                     hint_for(str(etype), EVENTS, show_all=0) or "event types: docs/scenarios.md")
                 allowed = fields_of(etype) if etype else COMMON_FIELDS + tuple(
                     f for ev in EVENTS.values() for f in ev.fields)
+                if "rule" in want:  # "R20.2.4 mace-tyrell": the rule id comes first
+                    rule = str(want["rule"]).split(" ")[0]
+                    if not cites(etype, rule):
+                        of = f"of type '{etype}' " if etype else ""
+                        cited = sorted({r for ev in ([EVENTS[etype]] if etype else EVENTS.values()) for r in ev.rules})
+                        raise self.fail(f"expect.{key}[{i}]: no event {of}cites the rule '{rule}'", (*where, "rule"),
+                                        hint_for(rule, cited, show_all=12) or "event types and their rules: "
+                                        "docs/scenarios.md")
                 for k in want:
                     if k not in allowed:
                         what = f"events of type '{etype}' have" if etype else "no event has"

@@ -69,6 +69,9 @@ def error_of(rules, path: Path) -> tuple[str, str, str]:
     ("knight(routed)", "knigth(routed)", "11:15", "units.riverrun: unknown unit kind 'knigth'",
      "did you mean 'knight'?"),
     ("stop-after: marches", "stop-after: march", "14:13", "stop-after: unknown stop point 'march'", "combat N"),
+    ("stop-after: marches", "stop-after: combat 0", "14:13", "stop-after: unknown stop point 'combat 0'", ""),
+    ("stop-after: marches", "otherwise: firts\nstop-after: marches", "14:12", "otherwise: unknown value 'firts'",
+     "allowed: fail first stop"),
 ])
 def test_unknown_ids_are_located_errors_with_did_you_mean(rules, tmp_path, old, new, place, message, hint):
     text = BASE.replace(old, new) + "expect:\n  state: {units.riverrun: \"lannister: knight, footman\"}\n"
@@ -97,6 +100,9 @@ def test_unknown_ids_are_located_errors_with_did_you_mean(rules, tmp_path, old, 
      "did you mean 'rule'?"),
     ("expect:\n  events:\n    - {type: destroy, house: starck}\n", "19:30", "'starck' is not a house of setup "
      "base-6p", "did you mean 'stark'?"),
+    ("expect:\n  absent:\n    - {type: destroy, rule: R21.3.55}\n", "19:29",
+     "expect.absent[0]: no event of type 'destroy' cites the rule 'R21.3.55'", "did you mean 'R21.3.5'"),
+    ("expect:\n  absent:\n    - {rule: R99}\n", "19:14", "expect.absent[0]: no event cites the rule 'R99'", ""),
     ("expect: {}\n", "17:1", "the scenario checks nothing", "passes whatever"),
     ("expect:\n  absent: []\n", "18:11", "expect.absent is empty: it checks nothing", ""),
     ("", "1:1", "the scenario checks nothing", ""),
@@ -138,6 +144,23 @@ def test_derived_state_paths_mid_action_phase(rules, tmp_path):
     result = run_scenario(rules, Scenario.load(path))
     assert result.ok, result.checks
     assert result.game.state.phase == "action" and result.game.decision is None
+
+
+@pytest.mark.parametrize(("stop", "orders_left", "routed"), [("raids", 1, []), ("marches", 0, ["knight"]),
+                                                            ("consolidate-power", 0, ["knight"]), ("action", 0, [])])
+def test_stop_points_of_the_action_phase(rules, tmp_path, stop, orders_left, routed):
+    """Before the clean up the routed units are still routed; after the Action Phase they stand up (R18.5)."""
+    text = (BASE.replace("stop-after: marches", f"stop-after: {stop}")
+            .replace("stark: footman, knight(routed)", "stark: footman, knight")
+            .replace("catelyn-stark]", "catelyn-stark, footman, stoney-sept]"))
+    if stop == "raids":
+        text = text.replace("decisions: [knight:riverrun, footman:riverrun, ser-jaime-lannister, catelyn-stark, "
+                            "footman, stoney-sept]", "decisions: []")
+    path = write(tmp_path, text + f"expect:\n  state:\n    routed.stoney-sept: {routed}\n")
+    result = run_scenario(rules, Scenario.load(path))
+    assert result.ok, result.checks
+    assert len(result.game.state.orders) == orders_left
+    assert result.game.state.phase == ("over" if stop == "action" else "action")
 
 
 def test_stop_after_a_given_combat(rules, tmp_path):
