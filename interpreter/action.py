@@ -25,13 +25,30 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                            and g.resolves_in_step(o, order_type))
             if not areas:
                 continue
-            area = yield from g.choose(house, f"resolve-{order_type}",
-                                       f"{house}: which {order_type} order to resolve?", areas, "R15.2",
-                                       house=house)
+            if order_type == "consolidate-power" and _independent(g, areas):
+                area = areas[0]  # which goes first changes nothing: no question
+            else:
+                area = yield from g.choose(house, f"resolve-{order_type}",
+                                           f"{house}: which {order_type} order to resolve?", areas, "R15.2",
+                                           house=house)
             yield from resolve(g, house, area)
             acted = True
         if not acted:
             return
+
+
+def _independent(g: Game, areas: list[str]) -> bool:
+    """Do one house's orders of the Consolidate Power step resolve independently of their order? Plain Consolidate
+    Power orders do (each gains its own power, R18.2), with at most one that asks a question (a special one in a
+    castle area: power or muster, R18.3); Iron Bank and muster orders (R18.4) do not."""
+    asking = 0
+    for area in areas:
+        rec = g.rules.order(g.state.orders[area]["order"])
+        if rec["type"] != "consolidate-power" or rec.get("resolves_at") not in (None, "consolidate-power"):
+            return False
+        a = g.board.area(area)
+        asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
+    return asking <= 1
 
 
 # ---- raids --------------------------------------------------------------------------------------

@@ -288,6 +288,8 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     count = ev(g, st["count"], sc) if "count" in st else 1
     distinct = st.get("distinct", False)
     picks = []
+    if _does_nothing(g, [st], sc):
+        return  # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
     for _ in range(count):
         if not options:
             break  # fewer than asked: take what there is (R0.6)
@@ -324,7 +326,7 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
     cost = ev(g, st["pay"], sc) if "pay" in st else 0
     able = (("condition" not in st or ev(g, st["condition"], sc))
             and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
-    if able and "else" not in st and _empty_choices(g, st["body"], sc):
+    if able and "else" not in st and _does_nothing(g, st["body"], sc):
         able = False  # "yes" could do nothing: no question that cannot change the outcome
     taken = False
     if able:
@@ -338,9 +340,28 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["else"], sc)
 
 
-def _empty_choices(g: Game, body: list, sc: Scope) -> bool:
-    """Is a block only choices among nothing (e.g. a card from an empty discard pile), so running it does nothing?"""
-    return bool(body) and all("choose" in st and not list(ev(g, st["from"], sc)) for st in body)
+# primitives that can be seen in advance to do nothing: name -> (game, scope, evaluated args) -> bool
+VOID_WHEN: dict[str, Callable] = {
+    "replace-unit": lambda g, sc, a: _replacement(g, sc, a) is None,
+}
+
+
+def _does_nothing(g: Game, body: list, sc: Scope) -> bool:
+    """Can running this block be seen to change nothing: choices among nothing (a card from an empty discard
+    pile), or only primitives of VOID_WHEN that would do nothing? Conservative: anything else may act."""
+    for st in body:
+        if "choose" in st:
+            if not all(_does_nothing(g, st["body"], sc.child(**{st["choose"]: o})) for o in ev(g, st["from"], sc)):
+                return False
+        elif "if" in st:
+            if not _does_nothing(g, st["then"] if ev(g, st["if"], sc) else st.get("else", []), sc):
+                return False
+        elif "do" in st and st["do"] in VOID_WHEN:
+            if not VOID_WHEN[st["do"]](g, sc, {k: ev(g, v, sc) for k, v in st["args"].items()}):
+                return False
+        else:
+            return False
+    return True
 
 
 def run_ability(g: Game, ability: dict, sc: Scope):
@@ -467,6 +488,19 @@ def _marching(sc: Scope, house: str, kind: str | None = None) -> list[list]:
 
 @handler("replace-unit")
 def _replace_unit(g, sc, a, st):
+    target = _replacement(g, sc, a)
+    if target is None:
+        return _nothing()
+    house, units, idx, area, where = target
+    old = units[idx][0]
+    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
+    g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
+    return _nothing()
+
+
+def _replacement(g, sc, a) -> tuple | None:
+    """The unit `replace-unit` would replace (house, its army's units, index, area, where), or None when it can
+    do nothing: the unit is gone, or no unit of the new kind is available (R2.1)."""
     area, idx = parse_unit(a["unit"])
     if sc.combat is not None and area == "@attack":  # an attacking unit (combat.ATTACK)
         house = sc.combat.attacker
@@ -476,17 +510,14 @@ def _replace_unit(g, sc, a, st):
         found = _locate(g, sc, a["unit"]) if sc.combat is None else (area, idx)
         army = g.state.units.get(area)
         if army is None or found is None:
-            return _nothing()
+            return None
         idx = found[1]
         house, units, where = army["house"], army["units"], f"in {area}"
     if idx >= len(units):
-        return _nothing()
+        return None
     if g.available_units(house, a["kind"]) - len(_marching(sc, house, a["kind"])) <= 0:
-        return _nothing()
-    old = units[idx][0]
-    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
-    g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
-    return _nothing()
+        return None
+    return house, units, idx, area, where
 
 
 @handler("place-units")

@@ -260,3 +260,12 @@ def test_emit_refuses_an_undeclared_event_type(rules):
 def test_the_docs_list_the_event_catalogue():
     doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
     assert markdown_table() in doc, "docs/scenarios.md: paste interpreter.events.markdown_table() (Event types)"
+
+
+def test_the_docs_example_passes(rules, tmp_path):
+    import re
+
+    doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = re.search(r"## A complete example\n\n```yaml\n(.*?)```", doc, re.S).group(1)
+    result = run_scenario(rules, Scenario.load(write(tmp_path, example)))
+    assert result.ok and len(result.checks) == 5, result.checks
