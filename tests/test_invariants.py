@@ -14,7 +14,10 @@ every decision point and once at the end:
   stays in hand until the clean up, so no correction is needed);
 - tracks: each influence track is a permutation of the houses in play; the wildling threat is on the
   wildling track (0..12, even);
-- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3.
+- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3;
+- no meaningless questions: a decision asked has at least two answers that lead to different events,
+  decisions or positions (the game is branched at the decision, `tests/branching.py`; sampled: every 7th
+  decision of a few games by default, every other decision of many games with `--runslow`).
 
 The default run plays 200 games (3, 4, 5 and 6 players; random and heuristic agents, seeds 0..24 each).
 `--runslow` adds a long run of MAESTER_GAMES games (default 2000) from seed MAESTER_SEED (default 100000):
@@ -533,8 +536,8 @@ def test_no_decision_is_meaningless(rules, setup, seed, kind):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("setup", SETUPS + MOD_SETUPS)
 def test_no_decision_is_meaningless_in_many_games(rules, setup, kind):
-    found = [f for seed in range(SLOW_SEED_BASE, SLOW_SEED_BASE + 3)
-             for f in _meaningless_decisions(rules, setup, seed, kind, 1)]
+    found = [f for seed in range(SLOW_SEED_BASE, SLOW_SEED_BASE + 2)
+             for f in _meaningless_decisions(rules, setup, seed, kind, 2)]
     assert not found, f"{len(found)} meaningless decisions:\n" + "\n".join(found[:5])
 
 
