@@ -467,6 +467,22 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
     return out
 
 
+def retreat_is_forced(g: Game, c: Combat) -> bool:
+    """Would the loser's army go to the same place whoever chooses its retreat area (a card letting the victor
+    choose, R21.3.7, then changes nothing)? Nothing left to retreat, or a single legal area (the origin, for an
+    attacker)."""
+    loser = c.loser
+    if loser is None:
+        return False
+    attacking = loser == c.attacker
+    army = c.attacking if attacking else g.state.units_in(c.area, loser)
+    movers = [u for u in army if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
+    if not movers:
+        return True
+    options = retreat_areas(g, c, loser, movers, include_origin=attacking)
+    return options == [c.origin] if attacking else len(options) <= 1
+
+
 def _retreat(g: Game, c: Combat) -> Proc:
     st = g.state
     loser = c.loser

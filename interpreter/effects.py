@@ -340,12 +340,6 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["else"], sc)
 
 
-# primitives that can be seen in advance to do nothing: name -> (game, scope, evaluated args) -> bool
-VOID_WHEN: dict[str, Callable] = {
-    "replace-unit": lambda g, sc, a: _replacement(g, sc, a) is None,
-}
-
-
 def _does_nothing(g: Game, body: list, sc: Scope) -> bool:
     """Can running this block be seen to change nothing: choices among nothing (a card from an empty discard
     pile), or only primitives of VOID_WHEN that would do nothing? Conservative: anything else may act."""
@@ -593,23 +587,38 @@ def _forbid_orders(g, sc, a, st):
 
 @handler("move-on-track")
 def _move_on_track(g, sc, a, st):
-    g.move_on_track(a["house"], a["track"], 0 if a["to"] == "first" else None, sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-on-track", a), sc.rule)
     return _nothing()
 
 
 @handler("move-down-track")
 def _move_down_track(g, sc, a, st):
-    track = g.state.tracks[a["track"]]
-    pos = track.index(a["house"])
-    g.move_on_track(a["house"], a["track"], pos + a["places"], sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-down-track", a), sc.rule)
     return _nothing()
 
 
 @handler("move-up-track")
 def _move_up_track(g, sc, a, st):
-    pos = g.state.tracks[a["track"]].index(a["house"])
-    g.move_on_track(a["house"], a["track"], max(0, pos - a["places"]), sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-up-track", a), sc.rule)
     return _nothing()
+
+
+def _track_target(g, primitive: str, a) -> int | None:
+    """The 0-based position a track move aims at (None: last)."""
+    if primitive == "move-on-track":
+        return 0 if a["to"] == "first" else None
+    pos = g.state.tracks[a["track"]].index(a["house"])
+    return pos + a["places"] if primitive == "move-down-track" else max(0, pos - a["places"])
+
+
+def _track_move_void(primitive: str) -> Callable:
+    """A track move that would leave the track as it is (already there, or a house that never moves, R36.2)."""
+    def void(g, sc, a) -> bool:
+        if a["house"] not in g.state.tracks[a["track"]]:
+            return True
+        target = g.track_after_move(a["house"], a["track"], _track_target(g, primitive, a))
+        return target == g.state.tracks[a["track"]]
+    return void
 
 
 @handler("take-dominance-token")
@@ -1152,3 +1161,20 @@ _q("has-dragon-token-left")(lambda g, sc, a: g.dragon_tokens_left() > 0)
 
 def supply_of(g: Game, house: str) -> int:
     return control.barrel_count(g.state, g.board, house)
+
+
+def _retreat_void(g, sc, a) -> bool:
+    """Choosing the retreat area changes nothing when the loser has at most one area to go to."""
+    from .combat import retreat_is_forced  # combat imports this module
+
+    return sc.combat is not None and retreat_is_forced(g, sc.combat)
+
+
+# primitives that can be seen in advance to do nothing: name -> (game, scope, evaluated args) -> bool
+VOID_WHEN: dict[str, Callable] = {
+    "replace-unit": lambda g, sc, a: _replacement(g, sc, a) is None,
+    "move-on-track": _track_move_void("move-on-track"),
+    "move-down-track": _track_move_void("move-down-track"),
+    "move-up-track": _track_move_void("move-up-track"),
+    "choose-retreat-area": _retreat_void,
+}

@@ -456,15 +456,24 @@ class Game:
 
     def move_on_track(self, house: str, track: str, position: int | None, rule: str) -> None:
         """Put a house at a 0-based position (None: last); the others shift to fill the gap (R5.6)."""
+        order = self.track_after_move(house, track, position)
+        if order != self.state.tracks[track]:
+            self.set_track(track, order, rule)
+
+    def track_after_move(self, house: str, track: str, position: int | None) -> list[str]:
+        """The track as `move_on_track` would leave it (nothing is changed)."""
         order = [h for h in self.state.tracks[track] if h != house]
         last = len(order)
         pos = last if position is None else max(0, min(position, last))
         order.insert(pos, house)
-        if order != self.state.tracks[track]:
-            self.set_track(track, order, rule)
+        return order
 
     def fixed_bids(self, track: str) -> dict[str, int]:
         return {}
+
+    def loan_affordable(self, house: str, power: int) -> bool:
+        """Could the house buy a loan with this much power (MoD Iron Bank, R40.4)? None in the base game."""
+        return False
 
     def fixed_last_on_tracks(self, house: str) -> bool:
         """A house that always holds the last positions of the influence tracks (MoD, R36.2)."""
