@@ -286,7 +286,7 @@ class Scenario:
                                     hint_for(str(etype), EVENTS, show_all=0) or "event types: docs/scenarios.md")
                 allowed = fields_of(etype) if etype else COMMON_FIELDS + tuple(
                     f for ev in EVENTS.values() for f in ev.fields)
-                if "rule" in want:  # "R20.2.4 mace-tyrell": the rule id comes first
+                if "rule" in want:  # "R20.2.4 CARD-ID" (a card ability): the rule id comes first
                     rule = str(want["rule"]).split(" ")[0]
                     if not cites(etype, rule):
                         of = f"of type '{etype}' " if etype else ""

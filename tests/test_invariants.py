@@ -14,7 +14,8 @@ every decision point and once at the end:
   stays in hand until the clean up, so no correction is needed);
 - tracks: each influence track is a permutation of the houses in play; the wildling threat is on the
   wildling track (0..12, even);
-- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3;
+- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3
+  (or R37.3, a loyalty house reaching 7 in Mother of Dragons);
 - no meaningless questions: a decision asked has at least two answers that lead to different events,
   decisions or positions (the game is branched at the decision, `tests/branching.py`; sampled: every 7th
   decision of a few games by default, every other decision of many games with `--runslow`).
@@ -252,8 +253,11 @@ class Checker:
         if len(victories) != 1:
             bad.append(f"end: {len(victories)} victory events")
         for e in victories:
-            if e["rule"] not in ("R26.1", "R26.3"):
-                bad.append(f"end: the victory event cites {e['rule']}, not R26.1 or R26.3")
+            loyalty_win = e["rule"] == "R37.3" and g.rules.house(st.winner).get("victory_by") == "loyalty"
+            if e["rule"] not in ("R26.1", "R26.3") and not loyalty_win:  # R37.3: Targaryen reaches 7 (MoD)
+                bad.append(f"end: the victory event cites {e['rule']}, not R26.1, R26.3 (or R37.3 for Targaryen)")
+            if loyalty_win and g.victory_points(st.winner) < g.game_rec["victory_points"]:
+                bad.append(f"end: R37.3 victory with {g.victory_points(st.winner)} victory points")
             if e.get("house") != st.winner:
                 bad.append(f"end: the victory event names {e.get('house')}, the winner is {st.winner}")
             if e["rule"] == "R26.3" and st.round != g.game_rec["max_rounds"]:
