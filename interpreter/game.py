@@ -471,9 +471,9 @@ class Game:
     def fixed_bids(self, track: str) -> dict[str, int]:
         return {}
 
-    def loan_affordable(self, house: str, power: int) -> bool:
-        """Could the house buy a loan with this much power (MoD Iron Bank, R40.4)? None in the base game."""
-        return False
+    def loan_choices(self, house: str, power: int) -> tuple:
+        """The loans the house could buy with this much power (MoD Iron Bank, R40.4); none in the base game."""
+        return ()
 
     def fixed_last_on_tracks(self, house: str) -> bool:
         """A house that always holds the last positions of the influence tracks (MoD, R36.2)."""
