@@ -40,8 +40,8 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
 def _independent(g: Game, areas: list[str]) -> bool:
     """Do one house's orders of the Consolidate Power step resolve independently of their order? Plain Consolidate
     Power orders do (each gains its own power, R18.2), with at most one that asks a question (a special one in a
-    castle area: power or muster, R18.3); so do Iron Bank orders when that power would not change the loans the
-    house can afford (R40.4). Muster orders (R34.5) do not."""
+    castle area: power or muster, R18.3); so do Iron Bank orders that cannot buy any loan even with all that
+    power (R40.4). Muster orders (R34.5) do not."""
     asking, most, banks = 0, g.state.houses[g.state.orders[areas[0]]["house"]].power, 0
     for area in areas:
         rec = g.rules.order(g.state.orders[area]["order"])
@@ -54,10 +54,9 @@ def _independent(g: Game, areas: list[str]) -> bool:
         most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
         asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
     house = g.state.orders[areas[0]]["house"]
-    now = g.state.houses[house].power
-    if banks and control.power_in_pool(g.state, house, g.power_total(house)) < most - now:
-        return False  # the pool may run dry: paying for a loan first would leave more power to gain (R2.5.3)
-    return asking <= 1 and not (banks and g.loan_choices(house, now) != g.loan_choices(house, most))
+    # a loan bought may change what the other orders do (an improved castle musters more, R41), so an Iron Bank
+    # order leaves the order free only when it cannot buy anything, even with all that power
+    return asking <= 1 and not (banks and any(g.loan_choices(house, most)))
 
 
 # ---- raids --------------------------------------------------------------------------------------

@@ -21,9 +21,9 @@ def branch(game: Game) -> Game:
     return copy
 
 
-def outcome(game: Game, answer, follow: int = FOLLOW) -> tuple:
+def outcome(game: Game, answer, follow: int = FOLLOW, pick: int = 0) -> tuple:
     """What answering `answer` leads to: the events, the decisions asked and the final position, following
-    the next `follow` decisions with their first legal answer (the same for every branch)."""
+    the next `follow` decisions with their legal answer number `pick` (the same for every branch)."""
     g = branch(game)
     start = len(g.events)
     g.answer(answer)
@@ -33,14 +33,18 @@ def outcome(game: Game, answer, follow: int = FOLLOW) -> tuple:
         if d is None:
             break
         asked.append((d.house, d.kind, d.prompt, tuple(map(str, d.options)), repr(sorted(d.info.items()))))
-        g.answer(d.options[0])
+        g.answer(d.options[pick])
     events = [{k: v for k, v in e.items() if k != "n"} for e in g.events[start:]]
     return repr(events), tuple(asked), g.state.hash()
 
 
 def meaningless(game: Game, max_answers: int = 12) -> bool:
-    """Does every legal answer of the pending decision lead to the same outcome? (Decisions with more than
-    `max_answers` answers are judged on their first ones.)"""
+    """Does every legal answer of the pending decision lead to the same outcome, whether the following decisions
+    take their first or their last answer? (Decisions with more than `max_answers` answers are judged on their
+    first ones.)"""
     options = game.decision.options[:max_answers]
-    first = outcome(game, options[0])
-    return all(outcome(game, o) == first for o in options[1:])
+    for pick in (0, -1):  # two ways to go on: a difference may show only when the next answers act (buy a loan)
+        first = outcome(game, options[0], pick=pick)
+        if any(outcome(game, o, pick=pick) != first for o in options[1:]):
+            return False
+    return True
