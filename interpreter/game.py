@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from . import control
-from .decisions import Decision, IllegalDecision
+from .decisions import DECISION_KINDS, Decision, IllegalDecision
 from .events import EVENTS
 from .rng import Rng, seed_state
 from .rules import Rules
@@ -98,6 +98,8 @@ class Game:
         """Make a decision to yield: `answer = yield game.ask(...)`."""
         if not options:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
+        if kind not in DECISION_KINDS:  # every kind is declared (interpreter/decisions.py)
+            raise AssertionError(f"decision kind {kind!r} is not declared in interpreter/decisions.py")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
         actor = self.actor(decider)

@@ -22,7 +22,7 @@ import yaml
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
 
-from .decisions import Decision, IllegalDecision
+from .decisions import DECISION_KINDS, Decision, IllegalDecision
 from .events import COMMON_FIELDS, EVENTS, cites, fields_of
 from .game import ACTION_STOPS, PHASE_STOPS, Game
 from .mod import ModOptions, new_game
@@ -225,6 +225,7 @@ class Scenario:
                  data.get("description", ""), data.get("players"), list(data.get("gifts") or []),
                  data.get("variant"), resolved, text, places)
         sc._check_expect_shape()
+        sc._check_decision_kinds()
         return sc
 
     def fail(self, message: str, where: tuple = (), hint: str | None = None, key: bool = False) -> ScenarioError:
@@ -258,6 +259,19 @@ class Scenario:
             raise self.fail(item.message, ("variant",), item.hint) from None
 
     # ---- checks that need no rules
+    def _check_decision_kinds(self) -> None:
+        """`defaults` keys and the `kind` of scripted decisions name decision kinds that exist."""
+        for kind in self.defaults:
+            if kind not in DECISION_KINDS:
+                raise self.fail(f"defaults: no decision has the kind '{kind}'", ("defaults", kind),
+                                hint_for(str(kind), DECISION_KINDS, show_all=0) or "decision kinds: docs/scenarios.md",
+                                key=True)
+        for i, entry in enumerate(self.decisions):
+            if isinstance(entry, dict) and entry.get("kind") is not None and entry["kind"] not in DECISION_KINDS:
+                raise self.fail(f"decisions[{i}]: no decision has the kind '{entry['kind']}'", ("decisions", i, "kind"),
+                                hint_for(str(entry["kind"]), DECISION_KINDS, show_all=0)
+                                or "decision kinds: docs/scenarios.md")
+
     def _check_expect_shape(self) -> None:
         """An `expect` that checks nothing, or checks an event type or field that does not exist, is an error."""
         exp = self.expect

@@ -103,6 +103,10 @@ def test_unknown_ids_are_located_errors_with_did_you_mean(rules, tmp_path, old, 
     ("expect:\n  absent:\n    - {type: destroy, rule: R21.3.55}\n", "19:29",
      "expect.absent[0]: no event of type 'destroy' cites the rule 'R21.3.55'", "did you mean 'R21.3.5'"),
     ("expect:\n  absent:\n    - {rule: R99}\n", "19:14", "expect.absent[0]: no event cites the rule 'R99'", ""),
+    ("expect:\n  winner: stark\ndefaults: {blades: \"no\"}\n", "19:12", "defaults: no decision has the kind 'blades'",
+     "did you mean 'blade'?"),
+    ("expect:\n  winner: stark\ndecisions: [{kind: casualties, answer: knight}]\n", "19:20",
+     "decisions[0]: no decision has the kind 'casualties'", "did you mean 'casualty'?"),
     ("expect: {}\n", "17:1", "the scenario checks nothing", "passes whatever"),
     ("expect:\n  absent: []\n", "18:11", "expect.absent is empty: it checks nothing", ""),
     ("", "1:1", "the scenario checks nothing", ""),
@@ -260,6 +264,17 @@ def test_emit_refuses_an_undeclared_event_type(rules):
 def test_the_docs_list_the_event_catalogue():
     doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
     assert markdown_table() in doc, "docs/scenarios.md: paste interpreter.events.markdown_table() (Event types)"
+
+
+def test_the_docs_list_every_decision_kind(rules):
+    from maester.interpreter.decisions import kinds_table
+    from maester.interpreter.game import Game
+
+    doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    assert kinds_table() in doc, "docs/scenarios.md: paste interpreter.decisions.kinds_table() (Decisions)"
+    g = Game(rules, "base-3p", seed=0)
+    with pytest.raises(AssertionError, match="'guess' is not declared"):
+        g.ask(next(iter(g.state.houses)), "guess", "?", ["a", "b"])
 
 
 def test_the_docs_example_passes(rules, tmp_path):
