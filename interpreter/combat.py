@@ -467,6 +467,22 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
     return out
 
 
+def _supply_losses(g: Game, house: str, n: int, area: str, left: dict[str, int] | None = None) -> int:
+    """How many of `n` retreating units the supply limits would cost in `area` (R21.3.6); `left`: units still on
+    the board that will have left by then (area -> minus their number)."""
+    k = n
+    while k > 0 and not g.fits_supply(house, {**(left or {}), area: k}):
+        k -= 1
+    return n - k
+
+
+def _fewest_losses(g: Game, house: str, n: int, options: list[str], left: dict[str, int] | None = None) -> list[str]:
+    """The retreat areas where supply costs the fewest units (R21.3.6)."""
+    losses = {a: _supply_losses(g, house, n, a, left) for a in options}
+    best = min(losses.values())
+    return [a for a in options if losses[a] == best]
+
+
 def retreat_is_forced(g: Game, c: Combat) -> bool:
     """Would the loser's army go to the same place whoever chooses its retreat area (a card letting the victor
     choose, R21.3.7, then changes nothing)? Nothing left to retreat, or a single legal area (the origin, for an
@@ -480,6 +496,8 @@ def retreat_is_forced(g: Game, c: Combat) -> bool:
     if not movers:
         return True
     options = retreat_areas(g, c, loser, movers, include_origin=attacking)
+    if options:  # a defender's units are still in the embattled area: count them gone, as at the retreat
+        options = _fewest_losses(g, loser, len(movers), options, None if attacking else {c.area: -len(army)})
     return options == [c.origin] if attacking else len(options) <= 1
 
 
@@ -509,14 +527,8 @@ def _retreat(g: Game, c: Combat) -> Proc:
                 g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(kept)} unit(s) destroyed",
                        house=loser)
                 return
-            def fitting(area):
-                n = len(kept)
-                while n > 0 and not g.fits_supply(loser, {area: n}):
-                    n -= 1
-                return n
-            most = max(fitting(a) for a in options)  # only the areas with the fewest losses (R21.3.6)
             target = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
-                                         [a for a in options if fitting(a) == most], "R21.3.7", area=c.area)
+                                         _fewest_losses(g, loser, len(kept), options), "R21.3.7", area=c.area)
         while kept and not g.fits_supply(loser, {target: len(kept)}):  # R21.3.6
             kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
                                        sorted({u[0] for u in kept}), "R21.3.6")
@@ -554,14 +566,8 @@ def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
     if not options:
         g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(movers)} unit(s) destroyed", house=loser)
         return
-    # prefer areas where supply forces no losses (R21.3.6)
-    def losses(area):
-        n = len(movers)
-        while n > 0 and not g.fits_supply(loser, {area: n}):
-            n -= 1
-        return len(movers) - n
-    best = min(losses(a) for a in options)
-    options = [a for a in options if losses(a) == best]
+    options = _fewest_losses(g, loser, len(movers), options)  # supply forces the fewest losses there (R21.3.6)
+    best = _supply_losses(g, loser, len(movers), options[0])
     chooser = (c.retreat_chooser if loser == c.loser else None) or loser
     area = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
                                options, "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
