@@ -26,13 +26,38 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                            and g.resolves_in_step(o, order_type))
             if not areas:
                 continue
-            area = yield from g.choose(house, f"resolve-{order_type}",
-                                       f"{house}: which {order_type} order to resolve?", areas, "R15.2",
-                                       house=house)
+            if order_type == "consolidate-power" and _independent(g, areas):
+                area = areas[0]  # which goes first changes nothing: no question
+            else:
+                area = yield from g.choose(house, f"resolve-{order_type}",
+                                           f"{house}: which {order_type} order to resolve?", areas, "R15.2",
+                                           house=house)
             yield from resolve(g, house, area)
             acted = True
         if not acted:
             return
+
+
+def _independent(g: Game, areas: list[str]) -> bool:
+    """Do one house's orders of the Consolidate Power step resolve independently of their order? Plain Consolidate
+    Power orders do (each gains its own power, R18.2), with at most one that asks a question (a special one in a
+    castle area: power or muster, R18.3); so do Iron Bank orders that cannot buy any loan even with all that
+    power (R40.4). Muster orders (R34.5) do not."""
+    asking, most, banks = 0, g.state.houses[g.state.orders[areas[0]]["house"]].power, 0
+    for area in areas:
+        rec = g.rules.order(g.state.orders[area]["order"])
+        a = g.board.area(area)
+        if rec["type"] == "iron-bank":
+            banks += 1
+            continue
+        if rec["type"] != "consolidate-power" or rec.get("resolves_at") not in (None, "consolidate-power"):
+            return False
+        most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
+        asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
+    house = g.state.orders[areas[0]]["house"]
+    # a loan bought may change what the other orders do (an improved castle musters more, R41), so an Iron Bank
+    # order leaves the order free only when it cannot buy anything, even with all that power
+    return asking <= 1 and not (banks and any(g.loan_choices(house, most)))
 
 
 # ---- raids --------------------------------------------------------------------------------------
@@ -299,7 +324,8 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
     # ship transport (R17) brought the attack unless only flying units made the trip (R38.4)
     transported = (g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
                    and any(not g.can_fly(u[0]) for u in attacking))
-    if combat_dest in st.neutral_forces:
+    fought = combat_dest not in st.neutral_forces  # a combat (R19), not an attack on a neutral force (R25)
+    if not fought:
         yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
     else:
         defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
@@ -313,6 +339,9 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
     yield from port_consequences(g)  # R21.5.7
     g.after_march(house)
     g.check_victory()
+    if fought:
+        g.combats += 1
+        g.reached(f"combat {g.combats}")
 
 
 def _abandoned_port(g: Game, land: str) -> None:
@@ -438,8 +467,11 @@ def action_phase(g: Game) -> Proc:
     st = g.state
     g.emit("phase", "R15", f"round {st.round}: Action Phase")
     yield from _cycle(g, "raid", resolve_raid)
+    g.reached("raids")
     yield from _cycle(g, "march", resolve_march)
+    g.reached("marches")
     yield from _cycle(g, "consolidate-power", _resolve_consolidate_step)
+    g.reached("consolidate-power")  # before the clean up: orders and routed units still on the board
     # clean up (R18.5)
     st.orders = {}
     for army in st.units.values():

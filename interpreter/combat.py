@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from maester.dsl.registry import TRIGGERS, window_rule
 
 from .effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run_ability, unit_ref
+from .procedures import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -129,11 +130,15 @@ class Combat:
         for area, side in self.support.items():
             if self.side_house(side) != house:
                 continue
-            owner = g.state.house_in(area)
-            total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
-                         for i, u in enumerate(g.state.units_in(area)))
             order = g.state.orders.get(area)
-            if order and owner == order["house"]:
+            if order is None:
+                continue  # raided or otherwise removed: the area no longer supports
+            owner = g.state.house_in(area)
+            if owner == order["house"]:
+                total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
+                             for i, u in enumerate(g.state.units_in(area)))
+            # the order's bonus counts until the Combat Clean Up, even if its units are gone (R14.7)
+            if owner in (None, order["house"]):
                 total += g.rules.order(order["order"]).get("value") or 0
         return max(0, total)
 
@@ -400,14 +405,12 @@ def _skulls(g: Game, c: Combat) -> Proc:
     for house in c.sides():
         victim = c.opponent(house)
         for _ in range(c.tides_value(g, house, "skulls")):
-            units = c.fighting(g, victim)
+            units = _casualty_candidates(g, c, victim)
             if not units or c.is_protected(g, victim, skull=True):
                 break
-            options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
-            pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull", options, "R29.3.5",
-                                       area=c.area)
-            kind, _, routed = pick.partition("/")
-            ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+            pick = yield from g.choose(victim, "casualty", f"{victim}: lose a unit to a skull",
+                                       sorted({u[0] for _, u in units}), "R29.3.5", area=c.area)
+            ref = next(r for r, u in units if u[0] == pick)
             c.destroy(g, ref, "R29.3.5", "Tides of Battle skull", skull=True)
 
 
@@ -420,15 +423,18 @@ def _casualties(g: Game, c: Combat) -> Proc:
         g.emit("protected", "R21.2", f"{c.loser} loses no units as casualties", house=c.loser)
         return
     for _ in range(n):
-        units = c.fighting(g, c.loser)
-        if not units:
+        units = _casualty_candidates(g, c, c.loser)
+        if not units:  # the rest of the count is lost: routed units die at the retreat instead (R21.2.4, R21.3.5)
             break
-        options = sorted({f"{u[0]}{'/routed' if u[1] else ''}" for _, u in units})
-        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)", options,
-                                   "R21.2.1", area=c.area)
-        kind, _, routed = pick.partition("/")
-        ref = next(r for r, u in units if u[0] == kind and u[1] == bool(routed))
+        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)",
+                                   sorted({u[0] for _, u in units}), "R21.2.1", area=c.area)
+        ref = next(r for r, u in units if u[0] == pick)
         c.destroy(g, ref, "R21.2.1", "casualty")
+
+
+def _casualty_candidates(g: Game, c: Combat, house: str) -> list[tuple[str, list]]:
+    """The units a house may choose as casualties: its fighting units, never routed ones (R21.2.4)."""
+    return [(r, u) for r, u in c.fighting(g, house) if not u[1]]
 
 
 def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_origin: bool = False) -> list[str]:
@@ -459,6 +465,41 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
     return out
 
 
+def _supply_losses(g: Game, house: str, n: int, area: str, left: dict[str, int] | None = None) -> int:
+    """How many of `n` retreating units the supply limits would cost in `area` (R21.3.6); `left`: units still on
+    the board that will have left by then (area -> minus their number)."""
+    k = n
+    while k > 0 and not g.fits_supply(house, {**(left or {}), area: k}):
+        k -= 1
+    return n - k
+
+
+def _fewest_losses(g: Game, house: str, n: int, options: list[str], left: dict[str, int] | None = None) -> list[str]:
+    """The retreat areas where supply costs the fewest units (R21.3.6)."""
+    losses = {a: _supply_losses(g, house, n, a, left) for a in options}
+    best = min(losses.values())
+    return [a for a in options if losses[a] == best]
+
+
+@procedure("retreat-is-forced")
+def retreat_is_forced(g: Game, c: Combat) -> bool:
+    """Would the loser's army go to the same place whoever chooses its retreat area (a card letting the victor
+    choose, R21.3.7, then changes nothing)? Nothing left to retreat, or a single legal area (the origin, for an
+    attacker)."""
+    loser = c.loser
+    if loser is None:
+        return False
+    attacking = loser == c.attacker
+    army = c.attacking if attacking else g.state.units_in(c.area, loser)
+    movers = [u for u in army if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
+    if not movers:
+        return True
+    options = retreat_areas(g, c, loser, movers, include_origin=attacking)
+    if options:  # a defender's units are still in the embattled area: count them gone, as at the retreat
+        options = _fewest_losses(g, loser, len(movers), options, None if attacking else {c.area: -len(army)})
+    return options == [c.origin] if attacking else len(options) <= 1
+
+
 def _retreat(g: Game, c: Combat) -> Proc:
     st = g.state
     loser = c.loser
@@ -485,14 +526,8 @@ def _retreat(g: Game, c: Combat) -> Proc:
                 g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(kept)} unit(s) destroyed",
                        house=loser)
                 return
-            def fitting(area):
-                n = len(kept)
-                while n > 0 and not g.fits_supply(loser, {area: n}):
-                    n -= 1
-                return n
-            most = max(fitting(a) for a in options)  # only the areas with the fewest losses (R21.3.6)
             target = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
-                                         [a for a in options if fitting(a) == most], "R21.3.7", area=c.area)
+                                         _fewest_losses(g, loser, len(kept), options), "R21.3.7", area=c.area)
         while kept and not g.fits_supply(loser, {target: len(kept)}):  # R21.3.6
             kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
                                        sorted({u[0] for u in kept}), "R21.3.6")
@@ -530,14 +565,8 @@ def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
     if not options:
         g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(movers)} unit(s) destroyed", house=loser)
         return
-    # prefer areas where supply forces no losses (R21.3.6)
-    def losses(area):
-        n = len(movers)
-        while n > 0 and not g.fits_supply(loser, {area: n}):
-            n -= 1
-        return len(movers) - n
-    best = min(losses(a) for a in options)
-    options = [a for a in options if losses(a) == best]
+    options = _fewest_losses(g, loser, len(movers), options)  # supply forces the fewest losses there (R21.3.6)
+    best = _supply_losses(g, loser, len(movers), options[0])
     chooser = (c.retreat_chooser if loser == c.loser else None) or loser
     area = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
                                options, "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
@@ -599,7 +628,8 @@ def _clean_up(g: Game, c: Combat) -> Proc:
         card = c.cards.get(house)
         if card in c.removed_cards:
             g.remove_card(house, card)
-    for area in list(st.orders):
+    for area in list(st.orders):  # the end of Combat Clean Up: orders without units go now (R14.7, R21.5.5)
+        g.remove_unmanned_order(area, "R21.5.5")
         g.after_area_emptied(area)
     g.combat_over(c)
     g.check_victory()

@@ -12,7 +12,7 @@ and `LOAN` are ids of the bundle; `KIND:AREA` is one string joining two ids with
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ID = r"[a-z0-9][a-z0-9-]*"
@@ -49,6 +49,7 @@ class DecisionKind:
     rule: str  # the rule that asks (cards asking through an effect cite their own rule)
     answers: dict  # JSON Schema of one legal answer
     meaning: str  # what an answer does
+    written: str = ""  # how an answer is written in a scenario file (docs/scenarios.md)
 
     def to_json(self) -> dict:
         return {"decider": self.decider, "rule": self.rule, "answers": self.answers, "meaning": self.meaning}
@@ -137,6 +138,46 @@ _KINDS = [
                  "CARD: the card of the deck put on top"),
 ]
 
+_WRITTEN = {  # how an answer is written in a scenario file
+    'place-order': 'an order id, or `none` (offered only when the house has fewer legal tokens than areas, R13.2.4)',
+    'messenger-raven': '`pass`, `look-at-wildlings`, or `replace:AREA:ORDER`',
+    'wildling-top': '`top` or `bottom`',
+    'resolve-raid': 'the area of the Raid order to resolve',
+    'resolve-march': 'the area of the March order to resolve',
+    'resolve-consolidate-power': 'the area of the order to resolve in the Consolidate Power step',
+    'raid': 'the target area, or `none`',
+    'raid-or-support': '`raid` or `support` (a raid/support token, R34.4)',
+    'march': '`KIND:AREA` (move one unit), or `done`',
+    'leave-power': '`"yes"` / `"no"` (quote them: YAML reads a bare yes as true)',
+    'support': '`attacker`, `defender` or `none`',
+    'house-card': 'a card id from the hand',
+    'blade': '`"yes"` / `"no"`: use the Valyrian Steel Blade (+1)',
+    'tides-redraw': '`"yes"` / `"no"`: use the blade to draw another Tides of Battle card',
+    'casualty': 'a unit kind among the unrouted units (routed units are never casualties, R21.2.4: '
+        'they are destroyed when they must retreat again)',
+    'retreat': 'an area',
+    'retreat-loss': 'the kind of a retreating unit to destroy (supply, R21.3.6)',
+    'consolidate': '`power` or `muster` (a special Consolidate Power in a castle area)',
+    'replace-ships': 'how many enemy ships in a newly taken port become yours (R24.7)',
+    'muster': '`KIND:AREA`, `upgrade:FROM:TO:AREA`, or `done`',
+    'reconcile': '`AREA:KIND`, a unit to destroy until the armies fit the supply limits (R8.4)',
+    'influence-bid': 'a number of power tokens',
+    'wildling-bid': 'a number of power tokens',
+    'break-tie': 'the house that goes first among the tied ones',
+    'give-bid': "a house that gets one more of the giver's bid tokens (R36.4), or `keep` to give no more",
+    'may': '`"yes"` / `"no"`: use an optional effect',
+    'choose': 'one of the values offered: a house, an area, a unit `AREA#INDEX`, a card, a track, ...',
+    'choose-one': 'the key of one of the options of a card',
+    'destroy-unit': '`AREA:KIND`, a unit to destroy',
+    'place-unit': '`KIND:AREA`, a unit to place',
+    'arrange': '`top` or `bottom`, for each card looked at',
+    'search-deck': 'the id of a card of the deck, to put on top',
+    'choose-vassal': 'a vassal to command, or `pass` (R33.3)',
+    'vassal-order': '`AREA:ORDER` for a vassal, or `done` (R34.1)',
+    'buy-loan': 'a loan id of the bank, or `none` (R40.4)',
+    'interest-loss': '`AREA:KIND`, a unit lost for unpaid interest (R40.6.2)',
+}
+_KINDS = [replace(k, written=_WRITTEN[k.kind]) for k in _KINDS]
 DECISION_KINDS: dict[str, DecisionKind] = {k.kind: k for k in _KINDS}
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
+from .decision_kinds import DECISION_KINDS as CATALOGUE
+
 
 @dataclass
 class Decision:
@@ -47,3 +49,13 @@ class IllegalDecision(MaesterError):
         self.decision = decision
         self.answer = answer
         super().__init__(diags)
+
+# the catalogue of decision kinds (what each asks and how an answer is written) is decision_kinds.py
+DECISION_KINDS = CATALOGUE
+
+
+def kinds_table() -> str:
+    """The answers of every decision kind, as docs/scenarios.md shows them (kept equal by a test)."""
+    rows = ["| kind | answer |", "|---|---|"]
+    rows.extend(f"| `{kind}` | {k.written} |" for kind, k in DECISION_KINDS.items())
+    return "\n".join(rows)

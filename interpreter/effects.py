@@ -331,10 +331,12 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     count = ev(g, st["count"], sc) if "count" in st else 1
     distinct = st.get("distinct", False)
     picks = []
+    if _does_nothing(g, [st], sc):
+        return  # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
     for _ in range(count):
         if not options:
             break  # fewer than asked: take what there is (R0.6)
-        unique = sorted({_as_option(o) for o in options}, key=str)
+        unique = _one_of_each_piece(g, sc, sorted({_as_option(o) for o in options}, key=str))
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
                                    card=sc.card, name=st["choose"], source=st.get("at", ""))
         picks.append(pick)
@@ -344,11 +346,31 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["body"], sc.child(**{st["choose"]: pick}))
 
 
+def _one_of_each_piece(g: Game, sc: Scope, options: list) -> list:
+    """Identical units of one area (same kind, same routed side) are one answer: picking either does the same."""
+    seen, out = set(), []
+    for o in options:
+        area, _, idx = o.rpartition("#") if isinstance(o, str) else ("", "", "")
+        units = None
+        if idx.isdigit():
+            army = g.state.units.get(area)
+            units = sc.combat.attacking if area == "@attack" and sc.combat is not None else army and army["units"]
+        if units and int(idx) < len(units):
+            key = (area, units[int(idx)][0], bool(units[int(idx)][1]))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(o)
+    return out
+
+
 def _may(g: Game, st: dict, sc: Scope) -> Proc:
     by = ev(g, st["may"], sc)
     cost = ev(g, st["pay"], sc) if "pay" in st else 0
     able = (("condition" not in st or ev(g, st["condition"], sc))
             and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
+    if able and "else" not in st and _does_nothing(g, st["body"], sc):
+        able = False  # "yes" could do nothing: no question that cannot change the outcome
     taken = False
     if able:
         prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
@@ -370,6 +392,24 @@ def ability_applies(g: Game, ability: dict, sc: Scope) -> bool:
     if _node(ability) != "ability":
         raise EffectError(f"a '{ability.get(NODE_KEY)}' node is not an ability")
     return "if" not in ability or bool(compiled_expr(ability["if"])(g, sc))
+
+
+def _does_nothing(g: Game, body: list, sc: Scope) -> bool:
+    """Can running this block be seen to change nothing: choices among nothing (a card from an empty discard
+    pile), or only primitives of VOID_WHEN that would do nothing? Conservative: anything else may act."""
+    for st in body:
+        if "choose" in st:
+            if not all(_does_nothing(g, st["body"], sc.child(**{st["choose"]: o})) for o in ev(g, st["from"], sc)):
+                return False
+        elif "if" in st:
+            if not _does_nothing(g, st["then"] if ev(g, st["if"], sc) else st.get("else", []), sc):
+                return False
+        elif "do" in st and st["do"] in VOID_WHEN:
+            if not VOID_WHEN[st["do"]](g, sc, {k: ev(g, v, sc) for k, v in st["args"].items()}):
+                return False
+        else:
+            return False
+    return True
 
 
 def run_ability(g: Game, ability: dict, sc: Scope):
@@ -522,6 +562,19 @@ def _marching(sc: Scope, house: str, kind: str | None = None) -> list[list]:
 
 @handler("replace-unit")
 def _replace_unit(g, sc, a, st):
+    target = _replacement(g, sc, a)
+    if target is None:
+        return _nothing()
+    house, units, idx, area, where = target
+    old = units[idx][0]
+    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
+    g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
+    return _nothing()
+
+
+def _replacement(g, sc, a) -> tuple | None:
+    """The unit `replace-unit` would replace (house, its army's units, index, area, where), or None when it can
+    do nothing: the unit is gone, or no unit of the new kind is available (R2.1)."""
     area, idx = parse_unit(a["unit"])
     if sc.combat is not None and area == "@attack":  # an attacking unit (combat.ATTACK)
         house = sc.combat.attacker
@@ -531,17 +584,14 @@ def _replace_unit(g, sc, a, st):
         found = _locate(g, sc, a["unit"]) if sc.combat is None else (area, idx)
         army = g.state.units.get(area)
         if army is None or found is None:
-            return _nothing()
+            return None
         idx = found[1]
         house, units, where = army["house"], army["units"], f"in {area}"
     if idx >= len(units):
-        return _nothing()
+        return None
     if g.available_units(house, a["kind"]) - len(_marching(sc, house, a["kind"])) <= 0:
-        return _nothing()
-    old = units[idx][0]
-    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
-    g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
-    return _nothing()
+        return None
+    return house, units, idx, area, where
 
 
 @handler("place-units")
@@ -613,23 +663,38 @@ def _forbid_orders(g, sc, a, st):
 
 @handler("move-on-track")
 def _move_on_track(g, sc, a, st):
-    g.move_on_track(a["house"], a["track"], 0 if a["to"] == "first" else None, sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-on-track", a), sc.rule)
     return _nothing()
 
 
 @handler("move-down-track")
 def _move_down_track(g, sc, a, st):
-    track = g.state.tracks[a["track"]]
-    pos = track.index(a["house"])
-    g.move_on_track(a["house"], a["track"], pos + a["places"], sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-down-track", a), sc.rule)
     return _nothing()
 
 
 @handler("move-up-track")
 def _move_up_track(g, sc, a, st):
-    pos = g.state.tracks[a["track"]].index(a["house"])
-    g.move_on_track(a["house"], a["track"], max(0, pos - a["places"]), sc.rule)
+    g.move_on_track(a["house"], a["track"], _track_target(g, "move-up-track", a), sc.rule)
     return _nothing()
+
+
+def _track_target(g, primitive: str, a) -> int | None:
+    """The 0-based position a track move aims at (None: last)."""
+    if primitive == "move-on-track":
+        return 0 if a["to"] == "first" else None
+    pos = g.state.tracks[a["track"]].index(a["house"])
+    return pos + a["places"] if primitive == "move-down-track" else max(0, pos - a["places"])
+
+
+def _track_move_void(primitive: str) -> Callable:
+    """A track move that would leave the track as it is (already there, or a house that never moves, R36.2)."""
+    def void(g, sc, a) -> bool:
+        if a["house"] not in g.state.tracks[a["track"]]:
+            return True
+        target = g.track_after_move(a["house"], a["track"], _track_target(g, primitive, a))
+        return target == g.state.tracks[a["track"]]
+    return void
 
 
 @handler("take-dominance-token")
@@ -1158,3 +1223,18 @@ _q("has-dragon-token-left")(lambda g, sc, a: g.dragon_tokens_left() > 0)
 
 def supply_of(g: Game, house: str) -> int:
     return control.barrel_count(g.state, g.board, house)
+
+
+def _retreat_void(g, sc, a) -> bool:
+    """Choosing the retreat area changes nothing when the loser has at most one area to go to."""
+    return sc.combat is not None and run_procedure("retreat-is-forced")(g, sc.combat)
+
+
+# primitives that can be seen in advance to do nothing: name -> (game, scope, evaluated args) -> bool
+VOID_WHEN: dict[str, Callable] = {
+    "replace-unit": lambda g, sc, a: _replacement(g, sc, a) is None,
+    "move-on-track": _track_move_void("move-on-track"),
+    "move-down-track": _track_move_void("move-down-track"),
+    "move-up-track": _track_move_void("move-up-track"),
+    "choose-retreat-area": _retreat_void,
+}

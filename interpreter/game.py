@@ -17,6 +17,7 @@ from maester.dsl.diagnostics import BundleError, Diagnostics
 from . import control, position
 from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
+from .events import EVENTS
 from .phases import action_phase, planning_phase, westeros_phase
 from .position import Checkpoint
 from .rng import Rng, seed_state
@@ -42,11 +43,21 @@ class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
     """Raised inside the procedure when a house wins at once (R26.1)."""
 
 
+class StopRun(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """Raised inside the procedure at the run's stop point inside the Action Phase (scenarios)."""
+
+
+# where a run may stop (`Options.stop_after`): after a phase, after a step of the Action Phase, or after
+# the Nth combat of the run ("combat N"); "consolidate-power" is just before the Action Phase clean up
+PHASE_STOPS = ("westeros", "planning", "action", "round")
+ACTION_STOPS = ("raids", "marches", "consolidate-power")
+
+
 @dataclass
 class Options:
     tides_of_battle: bool = False  # on if the rules set says so, or if asked for (`--tides-of-battle`)
     max_decisions: int = 1_000_000  # a safety net for runaway agents
-    stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
+    stop_after: str | None = None  # PHASE_STOPS, ACTION_STOPS or "combat N": end the run there (scenarios)
 
 
 _RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (Mother of Dragons)
@@ -90,6 +101,7 @@ class Game:
         self.origin: tuple[str, str] | None = None
         # origins of what a card statement sets up for later (a card kept or removed at the clean up)
         self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self.combats = 0  # combats resolved in this run (for a "combat N" stop point)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed),
@@ -242,6 +254,8 @@ class Game:
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        if type_ not in EVENTS:  # every event type is declared, with its fields (interpreter/events.py)
+            raise AssertionError(f"event type {type_!r} is not declared in interpreter/events.py")
         if self.origin is not None:
             # an event of a card ability: `card` names that card, `source` its DSL statement; a different card
             # the event is about (the card a cancel sends back, the one revealed instead) moves to `subject`
@@ -291,8 +305,15 @@ class Game:
                 self.emit("round", "R6.2.1", f"round {st.round} begins")
         except GameOver:
             pass
+        except StopRun:  # a stop inside the Action Phase: the position stays as it is, mid-phase
+            return None
         st.phase = "over"
         return None
+
+    def reached(self, point: str) -> None:
+        """The procedure passes a stop point inside the Action Phase: end the run here if asked to."""
+        if self.options.stop_after == point:
+            raise StopRun
 
     def _setup(self) -> None:
         """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
@@ -462,12 +483,11 @@ class Game:
         return unit
 
     def after_area_emptied(self, area: str) -> None:
-        """Orders stay only where their house has units (R14.7); abandoned ports lose their ships (R24.8)."""
-        order = self.state.orders.get(area)
-        if order and self.state.house_in(area) != order["house"]:
-            del self.state.orders[area]
-            self.emit("order-removed", "R14.7", f"{order['house']}'s {order['order']} in {area} is removed "
-                      "(no units left)", area=area)
+        """An order left without its house's units goes at once outside combat; during a combat it stays, and
+        counts, until the end of the Combat Clean Up (R14.7, `remove_unmanned_order`). Abandoned ports lose
+        their ships (R24.8)."""
+        if self.embattled is None:
+            self.remove_unmanned_order(area, "R14.7")
         a = self.board.area(area)
         if a.is_land and area != self.embattled:  # the embattled area waits for action.port_consequences
             port = self.board.port_of(area)
@@ -476,6 +496,14 @@ class Game:
                 self.emit("destroy", "R24.8", f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are "
                           "destroyed (the port's land area is no longer theirs)", house=ships["house"], area=port)
                 self.state.orders.pop(port, None)
+
+    def remove_unmanned_order(self, area: str, rule: str) -> None:
+        """Remove the order in `area` if none of its house's units is there (R14.7, R16.13, R21.5.5)."""
+        order = self.state.orders.get(area)
+        if order and self.state.house_in(area) != order["house"]:
+            del self.state.orders[area]
+            self.emit("order-removed", rule, f"{order['house']}'s {order['order']} in {area} is removed "
+                      "(no units left)", area=area, house=order["house"], order=order["order"])
 
     def check_victory(self) -> None:
         """A house with 7 castles and strongholds wins at once (R26.1)."""
@@ -585,15 +613,28 @@ class Game:
 
     def move_on_track(self, house: str, track: str, position: int | None, rule: str) -> None:
         """Put a house at a 0-based position (None: last); the others shift to fill the gap (R5.6)."""
+        order = self.track_after_move(house, track, position)
+        if order != self.state.tracks[track]:
+            self.set_track(track, order, rule)
+
+    def track_after_move(self, house: str, track: str, position: int | None) -> list[str]:
+        """The track as `move_on_track` would leave it (nothing is changed)."""
         order = [h for h in self.state.tracks[track] if h != house]
         last = len(order)
         pos = last if position is None else max(0, min(position, last))
         order.insert(pos, house)
-        if order != self.state.tracks[track]:
-            self.set_track(track, order, rule)
+        return order
 
     def fixed_bids(self, track: str) -> dict[str, int]:
         return {}
+
+    def loan_choices(self, house: str, power: int) -> tuple:
+        """The loans the house could buy with this much power (MoD Iron Bank, R40.4); none in the base game."""
+        return ()
+
+    def fixed_last_on_tracks(self, house: str) -> bool:
+        """A house that always holds the last positions of the influence tracks (MoD, R36.2)."""
+        return False
 
     # ---- areas and icons ------------------------------------------------------------------------------
     def castle_level(self, area: str) -> str:

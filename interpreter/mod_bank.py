@@ -94,6 +94,16 @@ class IronBankRules:
                 self.emit("muster-order", "R34.5", f"{house}'s muster order in {area} has no effect ({why})",
                           area=area)
 
+    def loan_choices(self, house: str, power: int) -> tuple:
+        """The loans the house could buy with this much power (R40.4), without and with the discount token (its
+        holder is settled only when a loan is bought, R40.7)."""
+        if self.is_vassal(house):
+            return (), ()
+        discount = self.game_rec.get("loan_discount") or 0
+        return tuple(tuple(slot for slot, loan in enumerate(self.state.bank)
+                           if loan is not None and max(0, self.game_rec["loan_costs"][slot] - off) <= power)
+                     for off in (0, discount))
+
     def _buy_loan(self, house: str, area: str) -> Proc:
         st = self.state
         if self.is_vassal(house) or not st.bank:

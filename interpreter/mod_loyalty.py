@@ -18,6 +18,9 @@ class LoyaltyRules:
     def _loyalty_house(self, h: str) -> bool:
         return self.rules.house(h).get("victory_by") == "loyalty"
 
+    def fixed_last_on_tracks(self, house: str) -> bool:
+        return bool(self.rules.house(house).get("last_on_tracks"))
+
     def _fixed_last(self, order: list[str]) -> list[str]:
         fixed = [h for h in order if self.rules.house(h).get("last_on_tracks")]
         return [h for h in order if h not in fixed] + fixed
@@ -26,17 +29,15 @@ class LoyaltyRules:
     def set_track(self, track: str, order: list[str], rule: str) -> None:
         super().set_track(track, self._fixed_last(order), rule)
 
-    def move_on_track(self, house: str, track: str, position: int | None, rule: str) -> None:
+    def track_after_move(self, house: str, track: str, position: int | None) -> list[str]:
         if self.rules.house(house).get("last_on_tracks"):
-            return  # R36.2: never moves
+            return list(self.state.tracks[track])  # R36.2: never moves
         order = [h for h in self.state.tracks[track] if h != house]
         movable = [h for h in order if not self.rules.house(h).get("last_on_tracks")]
         last = len(movable)
         pos = last if position is None else max(0, min(position, last))
         movable.insert(pos, house)
-        new = self._fixed_last(movable + [h for h in order if h not in movable])
-        if new != self.state.tracks[track]:
-            super().set_track(track, new, rule)
+        return self._fixed_last(movable + [h for h in order if h not in movable])
 
     def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
         """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""

@@ -89,12 +89,14 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
     out: list[str] = []
     for amount in sorted(set(bids.values()), reverse=True):
         tied = [h for h in g.turn_order if bids.get(h) == amount]
+        fixed = [h for h in tied if g.fixed_last_on_tracks(h)]  # last whatever is decided (R36.2): never asked
+        tied = [h for h in tied if h not in fixed]
         while len(tied) > 1:
             pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {amount}) "
                                        f"goes first {what}?", tied, rule, tied=list(tied))  # `tied` shrinks below
             out.append(pick)
             tied.remove(pick)
-        out.extend(tied)
+        out.extend(tied + fixed)
     return out
 
 

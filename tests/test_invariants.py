@@ -14,7 +14,11 @@ every decision point and once at the end:
   stays in hand until the clean up, so no correction is needed);
 - tracks: each influence track is a permutation of the houses in play; the wildling threat is on the
   wildling track (0..12, even);
-- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3.
+- the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3
+  (or R37.3, a loyalty house reaching 7 in Mother of Dragons);
+- no meaningless questions: a decision asked has at least two answers that lead to different events,
+  decisions or positions (the game is branched at the decision, `tests/branching.py`; sampled: every 7th
+  decision of a few games by default, every other decision of many games with `--runslow`).
 
 The default run plays 200 games (3, 4, 5 and 6 players; random and heuristic agents, seeds 0..24 each).
 `--runslow` adds a long run of MAESTER_GAMES games (default 2000) from seed MAESTER_SEED (default 100000):
@@ -249,8 +253,11 @@ class Checker:
         if len(victories) != 1:
             bad.append(f"end: {len(victories)} victory events")
         for e in victories:
-            if e["rule"] not in ("R26.1", "R26.3"):
-                bad.append(f"end: the victory event cites {e['rule']}, not R26.1 or R26.3")
+            loyalty_win = e["rule"] == "R37.3" and g.rules.house(st.winner).get("victory_by") == "loyalty"
+            if e["rule"] not in ("R26.1", "R26.3") and not loyalty_win:  # R37.3: Targaryen reaches 7 (MoD)
+                bad.append(f"end: the victory event cites {e['rule']}, not R26.1, R26.3 (or R37.3 for Targaryen)")
+            if loyalty_win and g.victory_points(st.winner) < g.game_rec["victory_points"]:
+                bad.append(f"end: R37.3 victory with {g.victory_points(st.winner)} victory points")
             if e.get("house") != st.winner:
                 bad.append(f"end: the victory event names {e.get('house')}, the winner is {st.winner}")
             if e["rule"] == "R26.3" and st.round != g.game_rec["max_rounds"]:
@@ -497,3 +504,55 @@ def test_failed_neutral_force_attack_cannot_break_supply(rules):
     armies = sorted((len(a["units"]) for a in st.units.values() if a["house"] == "baratheon" and len(a["units"]) > 1),
                     reverse=True)
     assert g.fits_supply("baratheon"), f"baratheon armies {armies} exceed its supply limits {g.supply_limits('baratheon')}"
+
+
+# ---- no meaningless questions: every decision asked has answers that lead to different outcomes ----------
+
+MEANINGFUL_GAMES = [("base-4p", 3, "heuristic"), ("base-6p", 4, "random"), ("mod-4p-with-targaryen", 5, "heuristic"),
+                    ("mod-8p", 6, "random")]
+MEANINGFUL_EVERY = 7  # sample every 7th decision by default (each check replays the game a few times)
+
+
+def _meaningless_decisions(rules: Rules, setup: str, seed: int, kind: str, every: int) -> list[str]:
+    from tests.branching import meaningless
+
+    g = new_game(rules, setup, seed=seed)
+    agents = agents_for(g.state.houses, kind, seed=seed)
+    found = []
+    while g.decision is not None:
+        d = g.decision
+        if d.number % every == 0 and meaningless(g):
+            found.append(f"setup {setup}, seed {seed}, {kind} agents, decision #{d.number} ({d.kind} by {d.house}, "
+                         f"rule {d.rule}): every answer of {d.options[:6]} leads to the same outcome — {d.prompt}")
+        g.answer(agents[d.house].act(g, d))
+    return found
+
+
+@pytest.mark.parametrize(("setup", "seed", "kind"), MEANINGFUL_GAMES)
+def test_no_decision_is_meaningless(rules, setup, seed, kind):
+    """A decision is asked only when at least two of its answers lead to different events, decisions or
+    positions (sampled decisions of complete games)."""
+    found = _meaningless_decisions(rules, setup, seed, kind, MEANINGFUL_EVERY)
+    assert not found, "\n".join(found[:5])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("setup", SETUPS + MOD_SETUPS)
+def test_no_decision_is_meaningless_in_many_games(rules, setup, kind):
+    found = [f for seed in range(SLOW_SEED_BASE, SLOW_SEED_BASE + 2)
+             for f in _meaningless_decisions(rules, setup, seed, kind, 2)]
+    assert not found, f"{len(found)} meaningless decisions:\n" + "\n".join(found[:5])
+
+
+def test_the_meaningless_check_sees_a_meaningless_question(rules):
+    """The check is not vacuous: a decision whose answers all lead to the same outcome is reported, and a real
+    one (the first order placement of a game) is not."""
+    from tests.branching import meaningless, outcome
+
+    g = Game(rules, "base-3p", seed=2)
+    assert not meaningless(g)
+    first, second = g.decision.options[:2]
+    assert outcome(g, first) != outcome(g, second)
+    g.decision.options = [first, first]  # the same answer twice: nothing to choose
+    assert meaningless(g)

@@ -18,7 +18,7 @@ from .conftest import REPO
 
 LAYERS = [
     ("core", {"rng", "state", "board", "rules", "decisions", "decision_kinds", "formats", "control", "position",
-              "procedures"}),
+              "procedures", "events"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),
