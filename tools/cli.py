@@ -263,11 +263,11 @@ def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled b
     data = read_json(bundle, "a compiled bundle (JSON)")
     run.result = {"bundle": label, "format_version": data.get("format_version") if isinstance(data, dict) else None}
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
-        raise fail("not-a-bundle", f"{label} is not a maester bundle (its \"format\" is not '{BUNDLE_FORMAT}')",
+        raise fail("not-a-bundle", f"not a maester bundle (its \"format\" is not '{BUNDLE_FORMAT}')",
                    label, "bundles are written by `maester compile`")
     if _major(data.get("format_version")) != _major(BUNDLE_FORMAT_VERSION):
         # said first and alone: a bundle of another major version differs everywhere
-        raise fail("unsupported-version", f"{label} has bundle format {data.get('format_version')}, which this "
+        raise fail("unsupported-version", f"bundle format {data.get('format_version')}, which this "
                    f"maester does not read (it reads {_major(BUNDLE_FORMAT_VERSION)}.x)", label,
                    "recompile the content with this maester (`maester compile`)")
     diags = Diagnostics()
@@ -581,7 +581,7 @@ def _scenario_files(paths: list[Path]) -> list[Path]:
             need_path(p, "a scenario file (YAML) or a folder of them")
             found = sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
             if not found:
-                raise fail("no-scenarios", f"{p} holds no scenario files (*.yaml)", p)
+                raise fail("no-scenarios", "holds no scenario files (*.yaml)", p)
             for f in found:
                 read_text(f, "a scenario file (YAML)")
             files.extend(found)
@@ -669,7 +669,7 @@ def conformance(
         if directory.exists():
             need_path(directory, "the conformance folder", "dir")
             if any(directory.glob("*.json")) and not (directory / "index.json").exists():
-                raise fail("not-conformance", f"{directory} holds JSON files but no index.json: it does not look "
+                raise fail("not-conformance", "holds JSON files but no index.json: it does not look "
                            "like a conformance folder, and --write replaces every .json in it", directory)
         else:
             need_output(directory, "the conformance folder")
@@ -685,7 +685,7 @@ def conformance(
     need_path(directory, "a folder of conformance vectors", "dir")
     files = sorted(p for p in directory.glob("*.json") if p.name not in ("index.json", "bundle.json"))
     if not files:
-        raise fail("no-vectors", f"{directory} holds no conformance vectors (*.json)", directory,
+        raise fail("no-vectors", "holds no conformance vectors (*.json)", directory,
                    "generate them with `maester conformance --write`")
     rules = _rules(run, None, None)
     failed = 0
@@ -711,10 +711,10 @@ def _load_any(run: Run, path: Path) -> dict:
     if path.is_file() and path.suffix == ".json":
         data = read_json(path, "a bundle (JSON)")
         if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
-            raise fail("not-a-bundle", f"{path} is not a maester bundle", path, "bundles are written by "
+            raise fail("not-a-bundle", "not a maester bundle", path, "bundles are written by "
                        "`maester compile`")
         if _major(data.get("format_version")) != _major(BUNDLE_FORMAT_VERSION):
-            raise fail("unsupported-version", f"{path} has bundle format {data.get('format_version')}; this "
+            raise fail("unsupported-version", f"bundle format {data.get('format_version')}; this "
                        f"maester reads {_major(BUNDLE_FORMAT_VERSION)}.x", path)
         return data
     content_paths([path])
@@ -910,7 +910,7 @@ def _source_text(where: str, packs: list[Path] | tuple = ()) -> tuple[str | None
 def _repo_file(path: Path, what: str, must_exist: bool) -> Path:
     """A file of the repository that --write rewrites: outside the repository, a clear error."""
     if (must_exist and not path.is_file()) or not path.parent.is_dir():
-        raise fail("not-in-repository", f"{path} not found: {what} --write rewrites a file of the maester "
+        raise fail("not-in-repository", f"not found: {what} --write rewrites a file of the maester "
                    "repository", path, "run it from the repository's root folder, or give --path")
     need_output(path, what)
     return path

@@ -186,22 +186,22 @@ def need_path(path: Path, what: str, kind: str = "any") -> Path:
     """An input path that exists, is readable and is of the right kind ("file", "dir" or "any")."""
     label = str(path)
     if str(path) == STDOUT:
-        raise fail("bad-path", f"{what}: '-' (standard input) is not supported here", label)
+        raise fail("bad-path", f"'-' (standard input) is not supported here, expected {what}", label)
     if not path.exists():
-        raise fail("no-such-file", f"{label}: no such file or folder", label,
+        raise fail("no-such-file", "no such file or folder", label,
                    f"expected {what}" if what else None)
     if kind == "file" and path.is_dir():
-        raise fail("is-a-folder", f"{label} is a folder, expected {what}", label)
+        raise fail("is-a-folder", f"is a folder, expected {what}", label)
     if kind == "dir" and not path.is_dir():
-        raise fail("not-a-folder", f"{label} is a file, expected {what}", label)
+        raise fail("not-a-folder", f"is a file, expected {what}", label)
     if not os.access(path, os.R_OK | (os.X_OK if path.is_dir() else 0)):
-        raise fail("unreadable", f"{label} cannot be read (permission denied)", label)
+        raise fail("unreadable", "cannot be read (permission denied)", label)
     if path.is_file():
         head = path.open("rb").read(SNIFF_BYTES)
         if not head:
-            raise fail("empty-file", f"{label} is empty, expected {what}", label)
+            raise fail("empty-file", f"is empty, expected {what}", label)
         if b"\0" in head:
-            raise fail("binary-file", f"{label} is a binary file, expected {what}", label)
+            raise fail("binary-file", f"is a binary file, expected {what}", label)
     return path
 
 
@@ -210,7 +210,7 @@ def read_text(path: Path, what: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        raise fail("not-utf8", f"{path} is not UTF-8 text ({e.reason} at byte {e.start}), expected {what}",
+        raise fail("not-utf8", f"is not UTF-8 text ({e.reason} at byte {e.start}), expected {what}",
                    path) from None
 
 
@@ -222,10 +222,10 @@ def read_json(path: Path, what: str) -> Any:
     except json.JSONDecodeError as e:
         diags = Diagnostics()
         hint = "the file ends too early (truncated?)" if e.pos >= len(text.rstrip()) else None
-        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno), hint)
+        diags.error("not-json", f"not JSON: {e.msg}", Span(str(path), e.lineno, e.colno), hint)
         raise MaesterError(diags) from None
     except RecursionError:
-        raise fail("not-json", f"{path} is nested too deeply to be read", path) from None
+        raise fail("not-json", "nested too deeply to be read", path) from None
 
 
 def need_output(path: Path | None, what: str, stdout_ok: bool = True) -> Path | None:
@@ -239,13 +239,13 @@ def need_output(path: Path | None, what: str, stdout_ok: bool = True) -> Path | 
             raise fail("bad-output", f"{what} cannot go to standard output here", label)
         return None
     if path.is_dir():
-        raise fail("is-a-folder", f"{label} is a folder, expected a file name for {what}", label,
+        raise fail("is-a-folder", f"is a folder, expected a file name for {what}", label,
                    f"for example: {path / 'out.json'}")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        raise fail("no-such-folder", f"cannot write {label}: the folder {parent} does not exist", label)
+        raise fail("no-such-folder", f"cannot be written: the folder {parent} does not exist", label)
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise fail("unwritable", f"cannot write {label}: permission denied", label)
+        raise fail("unwritable", "cannot be written: permission denied", label)
     return path
 
 
@@ -256,7 +256,7 @@ def content_paths(paths: Iterable[Path] | None, what: str = "content (.mst files
         try:
             need_path(p, what, "any")
             if p.is_dir() and not any(p.rglob("*.mst")):
-                raise fail("no-content", f"{p} holds no content files (.mst)", p)
+                raise fail("no-content", "holds no content files (.mst)", p)
         except MaesterError as e:
             diags.extend(e.diagnostics)
     if diags.errors:

@@ -39,35 +39,35 @@ def check_log(data: object, label: str) -> dict:
     diags = Diagnostics()
     where = Span(label, 0, 0)
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-        diags.error("not-a-log", f"{label} is not a maester game log", where,
+        diags.error("not-a-log", "not a maester game log", where,
                     "game logs are written by `maester play --log FILE`")
         raise MaesterError(diags)
     for key, (types, required) in LOG_KEYS.items():
         if key not in data:
             if required:
-                diags.error("log-key", f"{label}: the log has no \"{key}\" (/{key})", where,
+                diags.error("log-key", f"the log has no \"{key}\" (/{key})", where,
                             f"expected {_want(types)}")
         elif not _is(data[key], types):
-            diags.error("log-type", f"{label}: /{key} is {type(data[key]).__name__}, expected {_want(types)}", where)
+            diags.error("log-type", f"/{key} is {type(data[key]).__name__}, expected {_want(types)}", where)
     options = data.get("options")
     if isinstance(options, dict):
         for key, value in options.items():
             if key not in OPTION_KEYS:
-                diags.error("log-key", f"{label}: unknown option /options/{key}", where,
+                diags.error("log-key", f"unknown option /options/{key}", where,
                             "allowed: " + ", ".join(OPTION_KEYS))
             elif not _is(value, OPTION_KEYS[key]):
-                diags.error("log-type", f"{label}: /options/{key} is {type(value).__name__}, expected "
+                diags.error("log-type", f"/options/{key} is {type(value).__name__}, expected "
                             f"{_want(OPTION_KEYS[key])}", where)
     for i, event in enumerate(data.get("events") or [] if isinstance(data.get("events"), list) else []):
         if not isinstance(event, dict) or not isinstance(event.get("text"), str):
-            diags.error("log-type", f"{label}: /events/{i} is not an event (an object with a \"text\")", where)
+            diags.error("log-type", f"/events/{i} is not an event (an object with a \"text\")", where)
             break
     summary = data.get("summary")
     if isinstance(summary, dict) and not _is(summary.get("state_hash", ""), (str,)):
-        diags.error("log-type", f"{label}: /summary/state_hash is not a string", where)
+        diags.error("log-type", "/summary/state_hash is not a string", where)
     for i, p in enumerate(data.get("packs") or [] if isinstance(data.get("packs"), list) else []):
         if not isinstance(p, str):
-            diags.error("log-type", f"{label}: /packs/{i} is not a path (a string)", where)
+            diags.error("log-type", f"/packs/{i} is not a path (a string)", where)
     if diags.errors:
         raise MaesterError(diags)
     return data
