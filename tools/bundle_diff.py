@@ -31,6 +31,11 @@ def _fields(left, right, prefix: str, out: dict) -> None:
         out[prefix] = {"from": left, "to": right}
 
 
+def _effect_change(name: str, change: dict) -> bool:
+    """A change the numbers do not show (an ability, a nested value): the card's text says what it means."""
+    return "." in name or not all(isinstance(change[k], str | int | float | bool | type(None)) for k in ("from", "to"))
+
+
 def _sections(bundle: dict) -> list[str]:
     return [k for k, v in bundle.items() if k != "sources" and isinstance(v, dict)
             and all(isinstance(r, dict) for r in v.values())]
@@ -47,7 +52,7 @@ def diff_bundles(left: dict, right: dict) -> dict[str, dict]:
         for ident in sorted(set(l_recs) & set(r_recs)):
             fields: dict[str, dict] = {}
             _fields(_strip(l_recs[ident]), _strip(r_recs[ident]), "", fields)
-            if section in CARD_SECTIONS and fields:
+            if section in CARD_SECTIONS and any(_effect_change(name, c) for name, c in fields.items()):
                 tl, tr = en_l.card(section, l_recs[ident]), en_r.card(section, r_recs[ident])
                 if tl != tr:
                     fields[TEXT_FIELD] = {"from": tl, "to": tr}
