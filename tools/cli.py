@@ -716,6 +716,12 @@ def _load_any(run: Run, path: Path) -> dict:
         if _major(data.get("format_version")) != _major(BUNDLE_FORMAT_VERSION):
             raise fail("unsupported-version", f"bundle format {data.get('format_version')}; this "
                        f"maester reads {_major(BUNDLE_FORMAT_VERSION)}.x", path)
+        from maester.dsl.validate import validate_bundle
+
+        diags = Diagnostics()
+        validate_bundle(data, diags, str(path))  # a diff of a broken bundle would mean nothing
+        if diags.errors:
+            raise MaesterError(diags)
         return data
     content_paths([path])
     run.roots = [*run.roots, path, default_content_dir()]

@@ -126,6 +126,8 @@ def command(name: str) -> Callable[[Callable], Callable]:
                 return fn(run, *args, **kwargs)
             except MaesterError as e:
                 _fail_run(run, list(e.diagnostics), EXIT_PROBLEM)
+            except BrokenPipeError:  # `maester play | head`: the reader left; not an error of ours
+                raise
             except OSError as e:  # a file that vanished or cannot be written half-way: still one clear line
                 where = e.filename if e.filename is not None else None
                 _fail_run(run, [_diag("os-error", f"{where}: {e.strerror or e}" if where else str(e), where)],
