@@ -63,7 +63,8 @@ CASES = [
     ("map -o {missing-dir}", 1),
     ("new variant x --game nope --dir {dir}", 1), ("new thing x --dir {dir}", 1),
     ("new variant BadName --dir {dir}", 1), ("new variant x --dir {a-file}", 1),
-    ("schema --write --path {missing-dir}", 1), ("docs --write --path {missing}", 1),
+    ("schema --write --path {missing-dir}", 1), ("docs --write --path {missing}", 1), ("schema --write --path -", 1),
+    ("docs --write --path {dir}", 1),
     ("version --bogus", 2), ("nosuchcommand", 2),
 ]
 

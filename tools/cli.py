@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -274,7 +275,7 @@ def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled b
     validate_bundle(data, diags, label)
     if diags.errors:
         raise MaesterError(diags)
-    run.say(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+    run.say(f"[green]OK[/green]: {escape(label)} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
     run.finish()
 
 
@@ -500,7 +501,7 @@ def _progress(run: Run, game, shown_events: int) -> int:
     for e in game.events[shown_events:]:
         if e["type"] in NOTABLE:
             style = "bold" if e["type"] in ("round", "victory") else ""
-            run.say(f"[dim]{e['rule']:>8}[/dim]  {e['text']}", style=style)
+            run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(e['text'])}", style=style)
     return len(game.events)
 
 
@@ -621,7 +622,14 @@ def explain(
     from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
 
     files = _scenario_files(scenarios)
-    loaded = [Scenario.load(f) for f in files]  # every file parses before the first one runs
+    loaded, problems = [], Diagnostics()
+    for f in files:  # every file parses before the first one runs; all of their problems are listed
+        try:
+            loaded.append(Scenario.load(f))
+        except MaesterError as e:
+            problems.extend(e.diagnostics)
+    if problems.errors:
+        raise MaesterError(problems)
     rules = _rules(run, variant, pack)
     failed = 0
     results = []
@@ -880,10 +888,10 @@ def card(
                  "source": f"{path}:{rec['source'].rsplit(':', 2)[1]}" if path else rec["source"],
                  "source_text": source, "compiled": {k: v for k, v in rec.items() if k != "source"}}
         cards.append(entry)
-        run.say(f"[bold]── {rec['name']} ({cid}) ──[/bold]")
+        run.say(f"[bold]── {escape(rec['name'])} ({escape(cid)}) ──[/bold]")
         run.say(entry["text"], markup=False)
         run.say()
-        run.say(f"[dim]source: {entry['source']}[/dim]")
+        run.say(f"[dim]source: {escape(entry['source'])}[/dim]")
         run.say(source or "(source file not available)", markup=False)
         if compiled and not run.json:
             out.print_json(json.dumps(entry["compiled"]))
@@ -915,6 +923,8 @@ def _source_text(where: str, packs: list[Path] | tuple = ()) -> tuple[str | None
 
 def _repo_file(path: Path, what: str, must_exist: bool) -> Path:
     """A file of the repository that --write rewrites: outside the repository, a clear error."""
+    if str(path) == STDOUT:
+        raise fail("bad-option", f"--write rewrites a file; to print {what.split()[-1]}, leave out --write", None)
     if (must_exist and not path.is_file()) or not path.parent.is_dir():
         raise fail("not-in-repository", f"not found: {what} --write rewrites a file of the maester "
                    "repository", path, "run it from the repository's root folder, or give --path")
@@ -993,7 +1003,8 @@ def lsp() -> None:
     start()
 
 
-# ---- commands of their own modules: one line each (register(app) adds the module's commands) ----------
+# ---- commands of their own modules: one line each, `from maester.tools import x_cmd; x_cmd.register(app)`.
+# A module's commands get --json, the JSON envelope and the exit codes from `cli_support.command` (docs/cli.md).
 
 def main() -> None:
     app()

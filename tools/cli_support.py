@@ -224,7 +224,7 @@ def read_json(path: Path, what: str) -> Any:
     except json.JSONDecodeError as e:
         diags = Diagnostics()
         hint = "the file ends too early (truncated?)" if e.pos >= len(text.rstrip()) else None
-        diags.error("not-json", f"not JSON: {e.msg}", Span(str(path), e.lineno, e.colno), hint)
+        diags.error("not-json", f"the file is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno), hint)
         raise MaesterError(diags) from None
     except RecursionError:
         raise fail("not-json", "nested too deeply to be read", path) from None
