@@ -94,19 +94,18 @@ def test_diff_json_shows_changed_fields(tmp_path, bundle):
     a.write_text(json.dumps(bundle))
     changed = json.loads(json.dumps(bundle))
     changed["house_cards"]["tywin-lannister"]["strength"] = 5
+    changed["house_cards"]["tywin-lannister"]["abilities"][0]["body"] = []
     changed["houses"]["stark"]["unit_limits"]["knight"] = 6
     b.write_text(json.dumps(changed))
     res = run_json("diff", str(a), str(b))["result"]
     assert res["differences"] == 2
-    assert res["sections"]["house_cards"]["changed"] == {"tywin-lannister": {"strength": {"from": 4, "to": 5}}}
+    tywin = res["sections"]["house_cards"]["changed"]["tywin-lannister"]
+    assert tywin["strength"] == {"from": 4, "to": 5}
+    assert tywin["text"]["to"] == ("Tywin Lannister (Lannister, strength 5). Once the winner is known: if you win the "
+                                   "combat, nothing happens.")
     assert res["sections"]["houses"]["changed"]["stark"] == {"unit_limits.knight": {"from": 5, "to": 6}}
-    changed["house_cards"]["tywin-lannister"]["abilities"][0]["body"] = []
-    b.write_text(json.dumps(changed))
-    text = run_json("diff", str(a), str(b))["result"]["sections"]["house_cards"]["changed"]["tywin-lannister"]["text"]
-    assert text["to"] == "Tywin Lannister (Lannister, strength 5). Once the winner is known: if you win the combat, nothing happens."
-    r = runner.invoke(app, ["diff", str(a), str(b)])
-    assert "strength: 4 → 5" in r.output and "unit_limits.knight: 5 → 6" in r.output
-    assert runner.invoke(app, ["diff", str(a), str(b), "--exit-code"]).exit_code == 1
+    r = runner.invoke(app, ["diff", str(a), str(b), "--exit-code"])
+    assert r.exit_code == 1 and "strength: 4 → 5" in r.output and "unit_limits.knight: 5 → 6" in r.output
 
 
 def test_conformance_json(tmp_path):
