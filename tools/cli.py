@@ -61,9 +61,9 @@ class MaesterGroup(TyperGroup):
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except ClickException as e:
-            emit_json(name, EXIT_USAGE if isinstance(e, UsageError) else e.exit_code, None,
-                      [Diagnostic("usage", e.format_message(), None, "error", f"maester {name} --help")])
             code = EXIT_USAGE if isinstance(e, UsageError) else e.exit_code
+            hint = "maester --help" if name == "maester" else f"maester {name} --help"
+            emit_json(name, code, None, [Diagnostic("usage", e.format_message(), None, "error", hint)])
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
@@ -127,11 +127,14 @@ def _write(path: Path | None, data: str | bytes) -> None:
             sys.stdout.write(data)
         return
     tmp = path.with_name(f".{path.name}.tmp")
-    if isinstance(data, bytes):
-        tmp.write_bytes(data)
-    else:
-        tmp.write_text(data, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # after a failed write (a full disk): no half file left behind
 
 
 def _no_stdout_clash(run: Run, output: Path | None, option: str) -> None:
