@@ -32,6 +32,8 @@ def junk(tmp_path_factory) -> dict[str, str]:
     (d / "bad-option.json").write_text(json.dumps({**log, "options": {"dragons": True}}))
     (d / "v9.json").write_text(json.dumps({"format": "maester-bundle", "format_version": "9.0.0"}))
     (d / "a-file").write_text("x")
+    (d / "bad-seed.yaml").write_text("name: x\nsetup: base-3p\nseed: many\n")
+    (d / "float-answers.json").write_text(json.dumps({**log, "answers": [0.5, 1.5, 2.5]}))
     names = {p.name: str(p) for p in d.iterdir()}
     names["missing"] = str(d / "missing.json")
     names["missing-dir"] = str(d / "no" / "such" / "folder" / "out.json")
@@ -48,7 +50,7 @@ CASES = [
     ("validate {dir}", 1), ("validate {missing}", 1), ("validate {empty.json}", 1), ("validate {truncated.json}", 1),
     ("validate {binary.mst}", 1), ("validate {list.json}", 1), ("validate {v9.json}", 1),
     ("card no-such-card", 1), ("card tywin --pack {missing}", 1),
-    ("explain {missing}", 1), ("explain {dir}", 1), ("explain {binary.yaml}", 1), ("explain {latin1.yaml}", 1),
+    ("explain {bad-seed.yaml}", 1), ("replay {float-answers.json}", 1), ("explain {missing}", 1), ("explain {dir}", 1), ("explain {binary.yaml}", 1), ("explain {latin1.yaml}", 1),
     ("diff {truncated.json} {truncated.json}", 1), ("diff {missing} {dir}", 1), ("diff {dir} {dir}", 1),
     ("diff {text.txt} {list.json}", 1), ("diff {list.json} {list.json}", 1),
     ("conformance {missing}", 1), ("conformance {dir}", 1), ("conformance {a-file}", 1),

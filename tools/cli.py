@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError
 
 from maester.dsl import MaesterError, compile_paths
-from maester.dsl.diagnostics import Diagnostic, Diagnostics, hint_for
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 from .cli_support import (
@@ -562,7 +562,13 @@ def replay(
             raise fail("missing-pack", f"the game was played with the pack {missing[0]}, which is not here",
                        str(log), "give the pack's folder: maester replay LOG --pack FOLDER")
     rules = _rules(run, variant or data.get("variant"), packs)
-    game, problem = replay_log(rules, data)
+    try:
+        game, problem = replay_log(rules, data)
+    except MaesterError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:  # the log's data, not our bug
+        raise fail("replay-failed", f"the log cannot be replayed: {type(e).__name__}: {e}", str(log),
+                   "was the log edited? `maester play --log` writes logs that replay") from None
     run.result = {"log": str(log), "matches": problem is None, "setup": data["setup"], "seed": data["seed"],
                   "decisions": len(game.answers), "events": len(game.events), "state_hash": game.state.hash(),
                   "summary": game.summary()}
@@ -631,6 +637,9 @@ def explain(
             loaded.append(Scenario.load(f))
         except MaesterError as e:
             problems.extend(e.diagnostics)
+        except (ValueError, TypeError, AttributeError) as e:  # a value of the wrong type (seed: many)
+            problems.error("bad-scenario", f"not a valid scenario: {e}", Span(str(f), 0, 0),
+                           "see docs/scenarios.md for the scenario format")
     if problems.errors:
         raise MaesterError(problems)
     rules = _rules(run, variant, pack)
