@@ -165,3 +165,25 @@ def test_validate_says_an_unsupported_major_version_first_and_alone(tmp_path, bu
 def test_play_fails_before_playing_when_its_log_cannot_be_written(tmp_path):
     r = run("play", "--log", str(tmp_path / "missing" / "x.json"))
     assert r.exit_code == 1 and "does not exist" in r.output and "round 1 begins" not in r.output
+
+
+def test_an_output_that_is_a_link_is_written_through_not_replaced(tmp_path):
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("old")
+    link.symlink_to(real)
+    assert run("compile", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and json.loads(real.read_text())["format"] == "maester-bundle"
+
+
+def test_an_output_that_is_a_pipe_is_written_in_place(tmp_path):
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    r = run("map", "-f", "dot", "-o", str(fifo))
+    reader.join(timeout=60)
+    assert r.exit_code == 0 and got and got[0].startswith(b'graph "base"')
+    assert fifo.is_fifo()

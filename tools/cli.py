@@ -126,6 +126,12 @@ def _write(path: Path | None, data: str | bytes) -> None:
         else:
             sys.stdout.write(data)
         return
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        # a link, a device (/dev/null, /dev/stdout) or a pipe: written in place, never replaced by a file
+        with path.open("wb" if isinstance(data, bytes) else "w", **({} if isinstance(data, bytes) else
+                                                                    {"encoding": "utf-8"})) as f:
+            f.write(data)
+        return
     tmp = path.with_name(f".{path.name}.tmp")
     try:
         if isinstance(data, bytes):
