@@ -1,190 +1,294 @@
-"""The `maester` command line: compile, check, validate, map, schema.
+"""The `maester` command line: compile, check, validate, map, play, replay, explain, diff, ...
 
-Every command reports problems as located diagnostics on stderr and exits non-zero; no traceback
-reaches the user for a content or input error.
+Every command takes `--json` (one JSON document on stdout, errors included) and reports problems as
+located diagnostics on stderr otherwise; exit codes are those of `cli_support` (docs/cli.md). Paths and
+option values are checked before any long work starts; no traceback reaches the user.
 """
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import sys
-from collections.abc import Callable
 from enum import StrEnum
-from functools import wraps
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
+
+try:  # typer >= 0.20 vendors click; older typers use the click package
+    from typer._click.exceptions import ClickException, UsageError
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException, UsageError
 
 from maester.dsl import MaesterError, compile_paths
-from maester.dsl.diagnostics import Diagnostics, Span
-from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
+from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+
+from .cli_support import (
+    EXIT_PROBLEM,
+    EXIT_USAGE,
+    STDOUT,
+    Run,
+    command,
+    configure_consoles,
+    content_paths,
+    emit_json,
+    err,
+    fail,
+    need_output,
+    need_path,
+    out,
+    plural,
+    read_json,
+    read_text,
+    shown,
+)
+
+
+class MaesterGroup(TyperGroup):
+    """Under --json, a command line that cannot be parsed is reported as JSON too (exit 2)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        argv = list(sys.argv[1:] if args is None else args)
+        if "--json" not in argv:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        name = next((a for a in argv if not a.startswith("-")), "maester")
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except ClickException as e:
+            code = EXIT_USAGE if isinstance(e, UsageError) else e.exit_code
+            hint = "maester --help" if name == "maester" else f"maester {name} --help"
+            emit_json(name, code, None, [Diagnostic("usage", e.format_message(), None, "error", hint)])
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="maester",
+    cls=MaesterGroup,
     help="A rules interpreter and content toolkit for A Game of Thrones: The Board Game (2nd ed.) "
-    "with Mother of Dragons.",
+    "with Mother of Dragons. Every command takes --json; exit codes: 0 ok, 1 problem found, 2 bad command "
+    "line, 3 internal error (docs/cli.md).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True, highlight=False)
+
+
+@app.callback()
+def _root() -> None:
+    configure_consoles()
+
 
 Packs = Annotated[
     list[Path] | None,
     typer.Option("--pack", help="A content pack (folder of .mst files) added to the bundled content; repeatable.",
                  show_default=False),
 ]
-
-
-def _content(paths: list[Path] | None, packs: list[Path] | None) -> list[Path] | None:
-    """What to compile: the given paths, or the bundled content plus any packs."""
-    from maester.dsl.compile import default_content_dir
-
-    if paths:
-        return list(paths) + list(packs or [])
-    return [default_content_dir(), *packs] if packs else None
-
-
 Paths = Annotated[
     list[Path] | None,
     typer.Argument(help="Content files or folders (default: the bundled content).", show_default=False),
 ]
+VariantOpt = Annotated[str | None, typer.Option("--variant", help="A content variant to apply, e.g. targaryen-b.")]
 
 
-def _report(diags: Diagnostics) -> None:
-    for d in diags:
-        style = "bold red" if d.severity == "error" else "yellow"
-        lines = d.format().splitlines()
-        err.print(lines[0], style=style, markup=False, soft_wrap=True)
-        for line in lines[1:]:
-            err.print(line, markup=False, soft_wrap=True)
+def _content(run: Run, paths: list[Path] | None, packs: list[Path] | None) -> list[Path] | None:
+    """What to compile: the given paths, or the bundled content plus any packs (checked now, once each)."""
+    from maester.dsl.compile import default_content_dir
+
+    given = [*(paths or []), *(packs or [])]
+    content_paths(given)
+    run.roots = [*given, default_content_dir()]
+    if paths:
+        return given
+    return [default_content_dir(), *packs] if packs else None
 
 
-def friendly(fn: Callable) -> Callable:
-    """Turn maester errors into diagnostics and exit code 1 (2 for usage errors, typer's own)."""
+def _rules(run: Run, variant: str | None, packs: list[Path] | None):
+    from maester.interpreter.rules import Rules
 
-    @wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except MaesterError as e:
-            _report(e.diagnostics)
-            n = len(e.diagnostics.errors)
-            err.print(f"{n} error{'s' if n != 1 else ''}; nothing was written.", style="bold red")
-            raise typer.Exit(1) from None
-
-    return wrapper
+    return Rules.default(variant, _content(run, None, packs))
 
 
-def _count(bundle: dict, section: str) -> int:
-    return len(bundle.get(section, {}))
+def _write(path: Path | None, data: str | bytes) -> None:
+    """Write an output whole or not at all (a temporary file renamed); None is standard output."""
+    if path is None:
+        if isinstance(data, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data)
+        return
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        # a link, a device (/dev/null, /dev/stdout) or a pipe: written in place, never replaced by a file
+        with path.open("wb" if isinstance(data, bytes) else "w", **({} if isinstance(data, bytes) else
+                                                                    {"encoding": "utf-8"})) as f:
+            f.write(data)
+        return
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)  # after a failed write (a full disk): no half file left behind
 
 
-def summary_table(bundle: dict) -> Table:
-    table = Table(title=f"maester bundle {bundle['format_version']} — {len(bundle['sources'])} source files")
-    table.add_column("Content", style="bold")
-    table.add_column("Count", justify="right")
-    table.add_column("Details")
+def _no_stdout_clash(run: Run, output: Path | None, option: str) -> None:
+    if run.json and output is not None and str(output) == STDOUT:
+        raise fail("bad-option", f"{option} - cannot be used with --json: standard output carries the JSON "
+                   "document", None, f"give {option} a file name")
+
+
+# ---- check / compile / validate ------------------------------------------------------------------------
+
+SUMMARY_SECTIONS = ("overlays", "houses", "unit_kinds", "tracks", "tables", "orders", "games", "setups",
+                    "card_sets", "house_cards", "westeros_cards", "wildling_cards", "tides_cards", "loans",
+                    "variants")
+DECKS = ("i", "ii", "iii", "iv")
+
+
+def bundle_summary(bundle: dict) -> dict:
+    """What a bundle holds: a count per section (distinct declarations) and, where cards come in copies,
+    the copies too, so that every number has one meaning."""
+    boards = {}
     for bid, board in bundle["boards"].items():
         kinds: dict[str, int] = {}
         for a in board["areas"].values():
             kinds[a["kind"]] = kinds.get(a["kind"], 0) + 1
-        castles = sum(1 for a in board["areas"].values() if a["castle"] != "none")
-        table.add_row(f"board {bid}", str(len(board["areas"])),
-                      f"{kinds.get('land', 0)} land, {kinds.get('sea', 0)} sea, {kinds.get('port', 0)} ports, "
-                      f"{len(board['borders'])} borders, {castles} castles/strongholds")
-    rows = [
-        ("overlays", "overlays", lambda v: ", ".join(v)),
-        ("houses", "houses", lambda v: ", ".join(v)),
-        ("unit kinds", "unit_kinds", lambda v: ", ".join(v)),
-        ("influence tracks", "tracks", lambda v: ", ".join(v)),
-        ("tables", "tables", lambda v: ", ".join(v)),
-        ("order tokens", "orders", lambda v: f"{sum(o['copies'] for o in v.values())} tokens in "
-                                             f"{len({o['set'] for o in v.values()})} sets"),
-        ("rules sets", "games", lambda v: ", ".join(v)),
-        ("setups", "setups", lambda v: ", ".join(v)),
-        ("card sets", "card_sets", lambda v: ", ".join(v)),
-        ("house cards", "house_cards",
-         lambda v: f"{sum(1 for c in v.values() if c['abilities'])} with abilities"),
-        ("Westeros cards", "westeros_cards",
-         lambda v: ", ".join(f"deck {d.upper()}: {sum(c['copies'] for c in v.values() if c['deck'] == d)}"
-                             for d in ("i", "ii", "iii", "iv") if any(c["deck"] == d for c in v.values()))),
-        ("wildling cards", "wildling_cards", lambda v: ""),
-        ("loans", "loans", lambda v: ""),
-    ]
-    for label, section, detail in rows:
-        values = bundle.get(section, {})
-        table.add_row(label, str(len(values)), detail(values) if values else "")
+        boards[bid] = {"areas": len(board["areas"]), "land": kinds.get("land", 0), "sea": kinds.get("sea", 0),
+                       "ports": kinds.get("port", 0), "borders": len(board["borders"]),
+                       "castles": sum(1 for a in board["areas"].values() if a["castle"] != "none")}
+    westeros = bundle.get("westeros_cards", {}).values()
+    decks = {d: {"cards": sum(1 for c in westeros if c["deck"] == d),
+                 "copies": sum(c["copies"] for c in westeros if c["deck"] == d)}
+             for d in DECKS if any(c["deck"] == d for c in westeros)}
+    orders = bundle.get("orders", {}).values()
+    return {
+        "format_version": bundle["format_version"],
+        "sources": len(bundle["sources"]),
+        "boards": boards,
+        "counts": {s: len(bundle.get(s, {})) for s in SUMMARY_SECTIONS},
+        "ids": {s: sorted(bundle.get(s, {})) for s in SUMMARY_SECTIONS if s not in ("house_cards",)},
+        "order_tokens": {"kinds": len(orders), "tokens": sum(o["copies"] for o in orders),
+                         "sets": len({o["set"] for o in orders})},
+        "house_cards_with_abilities": sum(1 for c in bundle.get("house_cards", {}).values() if c["abilities"]),
+        "westeros_decks": decks,
+    }
+
+
+def summary_table(s: dict) -> Table:
+    table = Table(title=f"maester bundle {s['format_version']} — {plural(s['sources'], 'source file')}")
+    table.add_column("Content", style="bold")
+    table.add_column("Count", justify="right")
+    table.add_column("Details")
+    for bid, b in s["boards"].items():
+        table.add_row(f"board {bid}", plural(b["areas"], "area"),
+                      f"{b['land']} land, {b['sea']} sea, {plural(b['ports'], 'port')}, "
+                      f"{plural(b['borders'], 'border')}, {b['castles']} castles/strongholds")
+    labels = {"unit_kinds": "unit kinds", "tracks": "influence tracks", "orders": "order tokens",
+              "games": "rules sets", "card_sets": "card sets", "house_cards": "house cards",
+              "westeros_cards": "Westeros cards", "wildling_cards": "wildling cards", "tides_cards": "Tides of Battle"}
+    for section, n in s["counts"].items():
+        if section == "orders":
+            o = s["order_tokens"]
+            detail = f"{o['kinds']} kinds of order: {o['tokens']} tokens in {plural(o['sets'], 'set')}"
+        elif section == "house_cards":
+            detail = f"{s['house_cards_with_abilities']} with abilities"
+        elif section == "westeros_cards":
+            detail = ", ".join(f"deck {d.upper()}: {plural(v['cards'], 'card')} ({v['copies']} copies)"
+                               for d, v in s["westeros_decks"].items())
+        else:
+            detail = ", ".join(s["ids"].get(section, [])) if section not in ("tides_cards", "loans",
+                                                                            "wildling_cards") else ""
+        if n or section not in ("tides_cards", "variants"):
+            table.add_row(labels.get(section, section), str(n), detail)
     return table
 
 
 @app.command()
-@friendly
-def check(paths: Paths = None, pack: Packs = None,
-          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False,
-          variant: Annotated[str | None, typer.Option("--variant", help="Show the content as this variant "
-                                                      "plays it.")] = None) -> None:
+@command("check")
+def check(run: Run, paths: Paths = None, pack: Packs = None,
+          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
-    from maester.interpreter.rules import apply_variant
-
-    diags = Diagnostics()
-    bundle = apply_variant(compile_paths(_content(paths, pack), diags), variant)
     from maester.dsl.lint import lint
 
+    diags = Diagnostics()
+    bundle = compile_paths(_content(run, paths, pack), diags)
     lint(bundle, diags)
-    _report(diags)
+    run.report(diags)
+    summary = bundle_summary(bundle)
+    run.result = summary
     if not quiet:
-        out.print(summary_table(bundle))
-        out.print("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
+        run.say(summary_table(summary))
+        run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
+    run.finish()
 
 
 @app.command("compile")
-@friendly
+@command("compile")
 def compile_cmd(
+    run: Run,
     paths: Paths = None,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the bundle ('-' for stdout).")]
     = Path("bundle.json"),
-    variant: Annotated[str | None, typer.Option("--variant", help="Build the bundle with this variant applied.")]
-    = None,
+    variant: VariantOpt = None,
     pack: Packs = None,
 ) -> None:
     """Compile content to a validated JSON bundle."""
     from maester.interpreter.rules import apply_variant
 
-    bundle = apply_variant(compile_paths(_content(paths, pack)), variant)
+    _no_stdout_clash(run, output, "--output")
+    target = need_output(output, "the bundle")
+    bundle = apply_variant(compile_paths(_content(run, paths, pack)), variant)
     text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
-    if str(output) == "-":
-        sys.stdout.write(text)
-        return
-    output.write_text(text, encoding="utf-8")
-    err.print(f"wrote {output} ({len(text):,} bytes, format {bundle['format_version']})")
+    _write(target, text)
+    run.result = {"output": str(output), "bytes": len(text.encode()), "format_version": bundle["format_version"],
+                  "variant": variant}
+    if target is not None:
+        run.note(f"wrote {output} ({len(text):,} bytes, format {bundle['format_version']})")
+    run.finish()
+
+
+def _major(version: object) -> str:
+    return str(version).split(".", 1)[0]
 
 
 @app.command()
-@friendly
-def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
+@command("validate")
+def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
     """Check a compiled bundle against the JSON Schemas."""
     from maester.dsl.validate import validate_bundle
 
-    diags = Diagnostics()
     label = str(bundle)
-    try:
-        data = json.loads(bundle.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        diags.error("no-such-file", f"{label}: no such file", Span(label, 0, 0))
-        raise MaesterError(diags) from None
-    except json.JSONDecodeError as e:
-        diags.error("not-json", f"{label} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
-        raise MaesterError(diags) from None
+    data = read_json(bundle, "a compiled bundle (JSON)")
+    run.result = {"bundle": label, "format_version": data.get("format_version") if isinstance(data, dict) else None}
+    if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
+        raise fail("not-a-bundle", f"not a maester bundle (its \"format\" is not '{BUNDLE_FORMAT}')",
+                   label, "bundles are written by `maester compile`")
+    if _major(data.get("format_version")) != _major(BUNDLE_FORMAT_VERSION):
+        # said first and alone: a bundle of another major version differs everywhere
+        raise fail("unsupported-version", f"bundle format {data.get('format_version')}, which this "
+                   f"maester does not read (it reads {_major(BUNDLE_FORMAT_VERSION)}.x)", label,
+                   "recompile the content with this maester (`maester compile`)")
+    diags = Diagnostics()
     validate_bundle(data, diags, label)
     if diags.errors:
         raise MaesterError(diags)
-    out.print(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+    run.say(f"[green]OK[/green]: {escape(label)} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+    run.finish()
 
+
+# ---- map ------------------------------------------------------------------------------------------------
 
 class MapFormat(StrEnum):
     json = "json"
@@ -193,95 +297,160 @@ class MapFormat(StrEnum):
 
 
 @app.command("map")
-@friendly
+@command("map")
 def map_cmd(
+    run: Run,
     board: Annotated[str, typer.Option("--board", "-b", help="base, mod or mod-essos (or any board id).")]
     = "base",
     fmt: Annotated[MapFormat, typer.Option("--format", "-f", help="Output format.")] = MapFormat.json,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file (png needs one; "
-                                                 "default: <board>.png).")] = None,
-    paths: Annotated[list[Path] | None, typer.Option("--content", help="Content to compile.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Output file ('-' or none: stdout; a "
+                                                 "PNG is not written to a terminal).")] = None,
+    pack: Packs = None,
+    content: Annotated[list[Path] | None, typer.Option("--content", hidden=True,
+                                                       help="Deprecated: use --pack or give paths.")] = None,
 ) -> None:
     """Export a board's graph (areas and borders) as JSON, Graphviz DOT or a PNG picture."""
     from maester.interpreter.board import BOARD_ALIASES, Board
 
-    bundle = compile_paths(paths or None)
+    _no_stdout_clash(run, output, "--output")
+    target = need_output(output, "the map")
+    if fmt is MapFormat.png and target is None and (run.json or sys.stdout.isatty()):
+        raise fail("bad-output", "a PNG picture is not written to a terminal", None,
+                   f"give a file (-o {BOARD_ALIASES.get(board, board)}.png) or redirect: maester map -f png > map.png")
+    if content:
+        run.note("warning: --content is deprecated; give content with --pack (added to the bundled content)")
+    bundle = compile_paths(_content(run, content, pack))
     board_id = BOARD_ALIASES.get(board, board)
     graph = Board.from_bundle(bundle, board_id)
+    run.result = {"board": board_id, "format": fmt.value, "output": str(output) if output else STDOUT}
     if fmt is MapFormat.png:
         from maester.tools.draw import draw_board
 
-        target = output or Path(f"{board_id}.png")
-        draw_board(graph, target)
-        err.print(f"wrote {target}")
-        return
-    text = graph.to_json_text() if fmt is MapFormat.json else graph.to_dot()
-    if output:
-        output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}")
+        buffer = io.BytesIO()
+        draw_board(graph, buffer)  # type: ignore[arg-type]  # savefig takes a file object too
+        _write(target, buffer.getvalue())
+        run.result["bytes"] = len(buffer.getvalue())
     else:
-        sys.stdout.write(text)
+        text = graph.to_json_text() if fmt is MapFormat.json else graph.to_dot()
+        if run.json:
+            run.result["graph" if fmt is MapFormat.json else "text"] = (
+                json.loads(text) if fmt is MapFormat.json else text)
+            if target is not None:
+                _write(target, text)
+        else:
+            _write(target, text)
+    if target is not None:
+        run.note(f"wrote {output}")
+    run.finish()
 
+
+# ---- play / replay --------------------------------------------------------------------------------------
 
 AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, human, or per house: "
                                         "'stark=human,lannister=random' (others random).")]
+AGENT_KINDS = ("random", "heuristic", "human")
 
 
-def _agents(spec: str, houses, seed: int, seat=None) -> dict:
-    """Agents by house; `human` houses share one terminal seat (`seat`)."""
+def _agent_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """The default agent kind and the per-house kinds of an --agents value (checked now)."""
+    default, per = "random", {}
+    diags = Diagnostics()
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        if "=" in part:
+            house, kind = (x.strip() for x in part.split("=", 1))
+            per[house] = kind
+        else:
+            default = part
+    for name in [default, *per.values()]:
+        if name not in AGENT_KINDS:
+            diags.error("unknown-agent", f"unknown agent kind '{name}'", None,
+                        (hint_for(name, AGENT_KINDS) or "") + "; use random, heuristic or human")
+    if diags.errors:
+        raise MaesterError(diags)
+    return default, per
+
+
+def _agents(spec: tuple[str, dict[str, str]], houses, seed: int, seat=None) -> tuple[dict, dict[str, str]]:
+    """Agents by house; `human` houses share one terminal seat (`seat`, tools/human.py)."""
     from maester.interpreter.agents import HeuristicAgent, RandomAgent
 
     kinds = {"random": RandomAgent, "heuristic": HeuristicAgent, "human": lambda _seed: seat}
-    default = "random"
-    per: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in spec.split(","))):
-        if "=" in part:
-            house, kind = part.split("=", 1)
-            per[house.strip()] = kind.strip()
-        else:
-            default = part
+    default, per = spec
+    bad = [h for h in per if h not in houses]
+    if bad:
+        raise fail("unknown-house", f"'{bad[0]}' is not in this game", None, "houses: " + ", ".join(houses))
+    chosen = {h: per.get(h, default) for h in sorted(houses)}
+    return {h: kinds[k](seed * 1009 + i) for i, (h, k) in enumerate(chosen.items())}, chosen
+
+
+def _setup_id(rules, players: int | None, setup: str | None, base: bool, targaryen: bool) -> str:
+    """The setup: --setup, or the rules set's setup for the player count (Mother of Dragons unless --base;
+    R31.1: Targaryen only with 4+). Without --players, the most players the rules set has setups for."""
+    setups = rules.bundle["setups"]
+    if setup:
+        rules.setup(setup)  # a readable error for an unknown id
+        return setup
+    game = "base" if base else "mother-of-dragons"
+    counts = sorted({s["players"] for s in setups.values() if s["game"] == game})
+    if not counts:
+        raise fail("no-setup", f"the content has no setup for the rules set '{game}'")
+    n = players if players is not None else counts[-1]
+    if n not in counts:
+        name = rules.bundle["games"][game]["name"]
+        raise fail("bad-players", f"{name} has no setup for {n} players", None,
+                   f"--players {counts[0]} to {counts[-1]}" + ("" if base else ", or --base for the base game"))
+    if base:
+        return f"base-{n}p"
+    if n in (3, 8):
+        return f"mod-{n}p"
+    return f"mod-{n}p-{'with' if targaryen else 'without'}-targaryen"
+
+
+def _check_variant(rules, variant: str | None, setup_id: str) -> None:
+    if not variant:
+        return
+    wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup_id)["game"]
+    if wanted != playing:  # a variant changes one rules set; on another it would silently do nothing
+        raise fail("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
+                   f"'{setup_id}' plays '{playing}'", None,
+                   "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
+
+
+def _house_list(text: str | None, rules, setup_id: str) -> list[str] | None:
+    if not text:
+        return None
+    chosen = [h.strip() for h in text.split(",") if h.strip()]
+    allowed = rules.setup(setup_id)["houses"]
     diags = Diagnostics()
-    for name in [default, *per.values()]:
-        if name not in kinds:
-            diags.error("unknown-agent", f"unknown agent kind '{name}'", None, "use random, heuristic or human")
-    for house in per:
-        if house not in houses:
-            diags.error("unknown-house", f"'{house}' is not in this game", None, "houses: " + ", ".join(houses))
+    for h in chosen:
+        if h not in allowed:
+            diags.error("unknown-house", f"--houses: '{h}' is not a house of setup '{setup_id}'", None,
+                        hint_for(h, allowed, "houses", show_all=20))
     if diags.errors:
         raise MaesterError(diags)
-    return {h: kinds[per.get(h, default)](seed * 1009 + i) for i, h in enumerate(sorted(houses))}
-
-
-def _setup_id(players: int, setup: str | None, base: bool, targaryen: bool) -> str:
-    """The setup for a player count: Mother of Dragons unless --base (R31.1: Targaryen only with 4+)."""
-    if setup:
-        return setup
-    if base:
-        return f"base-{players}p"
-    if players == 8:
-        return "mod-8p"
-    if players == 3:
-        return "mod-3p"
-    return f"mod-{players}p-{'with' if targaryen else 'without'}-targaryen"
+    return chosen
 
 
 @app.command()
-@friendly
+@command("play")
 def play(
-    players: Annotated[int | None, typer.Option("--players", "-p", min=3, max=8, help="Number of players "
-                                                "(default 8; with --variant: the most it plays).")] = None,
+    run: Run,
+    players: Annotated[int | None, typer.Option("--players", "-p", min=3, max=8, show_default=False,
+                                                help="Number of players (default: the most the rules set "
+                                                "allows: 8 for Mother of Dragons, 6 with --base).")] = None,
     base: Annotated[bool, typer.Option("--base", help="The base game (3-6 players) instead of Mother of "
                                        "Dragons.")] = False,
     targaryen: Annotated[bool, typer.Option("--targaryen/--no-targaryen", help="Mother of Dragons with 4-7 "
                                             "players: is House Targaryen played?")] = True,
     houses: Annotated[str | None, typer.Option("--houses", help="Mother of Dragons: the player houses, "
                                                "comma-separated (default: drawn by the seed).")] = None,
-    variant: Annotated[str | None, typer.Option("--variant", help="A content variant, e.g. targaryen-b.")] = None,
+    variant: VariantOpt = None,
     pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
     agents: AgentsOpt = "heuristic",
-    log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here.")] = None,
+    log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
+                                             "the progress then goes to stderr).")] = None,
     tides: Annotated[bool, typer.Option("--tides-of-battle", help="Use the Tides of Battle option.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
     save: Annotated[Path | None, typer.Option("--save", help="Save the position here when the game stops (at "
@@ -293,37 +462,58 @@ def play(
 ) -> None:
     """Play a full game with agents (or people: --agents stark=human) and print a summary."""
     from maester.interpreter.game import Game
-    from maester.interpreter.log import game_log, write_log
+    from maester.interpreter.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
-    from maester.interpreter.rules import Rules
     from maester.tools.human import HumanSeat, drive
 
-    if resume:
-        doc = _read_position(resume)
-        variant = doc.get("variant") if variant is None else variant
-    rules = Rules.default(variant, _content(None, pack))
-    chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
-    if resume:
-        setup_id = doc.get("setup") if isinstance(doc.get("setup"), str) else ""
-    elif variant:  # the variant's rules set and setups decide (tools/variant_play.py)
-        from maester.tools.variant_play import variant_setup
+    # everything that can be wrong is checked before the first move
+    _no_stdout_clash(run, log, "--log")
+    log_target = need_output(log, "the game log")
+    if log is not None and log_target is None:
+        run.human = err  # stdout carries the log
+    spec = _agent_spec(agents)
+    if save is not None:
+        need_output(save, "the saved position", stdout_ok=False)
+    doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
+        if resume else None
+    if isinstance(doc, dict) and variant is None:
+        variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
+    rules = _rules(run, variant, pack)
+    if doc is not None:
+        game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
+        setup_id, seed = game.state.setup, game.state.seed
+    else:
+        if variant:  # the variant's rules set and setups decide (tools/variant_play.py)
+            from maester.tools.variant_play import variant_setup
 
-        setup_id = variant_setup(rules.bundle, variant, players, base, targaryen, setup, pack or [])
-    else:
-        setup_id = _setup_id(players or 8, setup, base, targaryen)
-    if resume:
-        game = Game.from_state(rules, doc)
-        seed = game.state.seed
-    else:
+            setup_id = variant_setup(rules.bundle, variant, players, base, targaryen, setup, pack or [])
+        else:
+            setup_id = _setup_id(rules, players, setup, base, targaryen)
+        _check_variant(rules, variant, setup_id)
+        chosen = _house_list(houses, rules, setup_id)
         game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
-    seat = HumanSeat(write=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True), save_to=save)
-    crew = _agents(agents, list(game.state.houses), seed, seat)
-    shown = len(game.events)
+    seat = HumanSeat(write=lambda line: run.say(line, markup=False, highlight=False), save_to=save)
+    crew, kinds = _agents(spec, list(game.state.houses), seed, seat)
+    setup_rec = rules.setup(setup_id)
+    vassals = [h for h in game.turn_order if game.is_vassal(h)]
+    run.result = {"setup": setup_id, "rules_set": setup_rec["game"], "variant": variant,
+                  "packs": [str(p) for p in pack or []], "seed": seed, "tides_of_battle": tides,
+                  "houses": list(game.turn_order), "vassals": vassals, "agents": kinds}
+    run.say(f"[bold]{rules.bundle['games'][setup_rec['game']]['name']}[/bold], setup {setup_id} "
+            f"({plural(setup_rec['players'], 'player')}), seed {seed}"
+            + (f", variant {variant}" if variant else "") + (", Tides of Battle" if tides else ""))
+    run.say("houses: " + ", ".join(f"{h} (vassal)" if h in vassals else h for h in game.turn_order), markup=False)
+    by_kind = sorted(set(kinds.values()))
+    run.say("agents: " + (by_kind[0] if len(by_kind) == 1 else
+                          ", ".join(f"{h}={k}" for h, k in kinds.items())), markup=False)
+    shown_events = len(game.events)
+    if not quiet and doc is None:
+        run.say(f"[dim]{'':>8}[/dim]  round 1 begins", style="bold")
 
     def step(g) -> None:
-        nonlocal shown
+        nonlocal shown_events
         if not quiet:
-            shown = _progress(g, shown)
+            shown_events = _progress(run, g, shown_events)
         if stop_at is not None and len(g.answers) >= stop_at:
             raise _Stop
 
@@ -332,47 +522,39 @@ def play(
     except _Stop:
         finished = False
     if not quiet:
-        _progress(game, shown)
+        _progress(run, game, shown_events)
     if save:
         seat.save(game, save)
+    run.result["saved"] = str(save) if save else None
     if not finished:
-        err.print(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
+        run.result["stopped_at"] = len(game.answers)
+        run.note(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
+        run.finish()
         return
-    out.print(summary_view(game))
+    run.say(summary_view(game))
+    run.result["summary"] = game.summary()
+    run.result["log"] = str(log) if log else None
     if log:
-        write_log(log, game_log(game, agents))
-        err.print(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
+        data = game_log(game, agents)
+        data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
+        _write(log_target, json.dumps(data, indent=1) + "\n")
+        run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
+    run.finish()
 
 
 class _Stop(Exception):  # noqa: N818 - --stop-at reached
     pass
 
 
-def _read_position(path: Path) -> dict:
-    diags = Diagnostics()
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        diags.error("no-such-file", f"{path}: no such file", Span(str(path), 0, 0))
-    except (OSError, UnicodeDecodeError) as e:
-        diags.error("unreadable", f"{path}: cannot be read ({e})", Span(str(path), 0, 0))
-    except json.JSONDecodeError as e:
-        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno),
-                    "saved positions are written by `maester play --save FILE`")
-    if diags.errors:
-        raise MaesterError(diags)
-    if not isinstance(doc, dict):
-        doc = {}
-    return doc
+NOTABLE = {"round", "combat-result", "victory", "wildlings-win", "wildlings-lose", "garrison", "neutral-force"}
 
 
-def _progress(game, shown: int) -> int:
+def _progress(run: Run, game, shown_events: int) -> int:
     """Print the round headlines and notable events as they happen."""
-    notable = {"round", "combat-result", "victory", "wildlings-win", "wildlings-lose", "garrison", "neutral-force"}
-    for e in game.events[shown:]:
-        if e["type"] in notable:
+    for e in game.events[shown_events:]:
+        if e["type"] in NOTABLE:
             style = "bold" if e["type"] in ("round", "victory") else ""
-            out.print(f"[dim]{e['rule']:>8}[/dim]  {e['text']}", style=style, highlight=False)
+            run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(e['text'])}", style=style)
     return len(game.events)
 
 
@@ -395,127 +577,276 @@ def summary_view(game) -> Table:
     counts: dict[str, int] = {}
     for e in game.events:
         counts[e["type"]] = counts.get(e["type"], 0) + 1
-    table.caption = (f"{s['decisions']} decisions, {s['events']} events: {counts.get('combat', 0)} combats, "
-                     f"{counts.get('wildling-attack', 0)} wildling attacks, {counts.get('garrison', 0)} garrisons "
-                     f"fallen; final state {s['state_hash']}")
+    table.caption = (f"{plural(s['decisions'], 'decision')}, {plural(s['events'], 'event')}: "
+                     f"{plural(counts.get('combat', 0), 'combat')}, "
+                     f"{plural(counts.get('wildling-attack', 0), 'wildling attack')}, "
+                     f"{plural(counts.get('garrison', 0), 'garrison')} fallen; final state {s['state_hash']}")
     return table
 
 
 @app.command()
-@friendly
-def replay(log: Annotated[Path, typer.Argument(help="A game log written by `maester play --log`.")]) -> None:
+@command("replay")
+def replay(
+    run: Run,
+    log: Annotated[Path, typer.Argument(help="A game log written by `maester play --log`.")],
+    pack: Annotated[list[Path] | None, typer.Option("--pack", help="A content pack the game was played with "
+                                                    "(default: the packs the log records); repeatable.",
+                                                    show_default=False)] = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="The variant the game was played with "
+                                                "(default: the one the log records).")] = None,
+) -> None:
     """Replay a logged game from its seed and decisions; check every event and the final state."""
-    from maester.interpreter.log import read_log, replay_log
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.log import replay_log
 
-    data = read_log(log)
-    game, problem = replay_log(Rules.default(data.get("variant")), data)
+    from .log_check import check_log
+
+    data = check_log(read_json(log, "a game log (JSON)"), str(log))
+    if variant and data.get("variant") and variant != data["variant"]:
+        raise fail("variant-mismatch", f"the game was played with variant '{data['variant']}', not '{variant}'",
+                   str(log), "leave out --variant: the log's variant is used")
+    packs = pack
+    if not packs and data.get("packs"):
+        packs = [Path(p) for p in data["packs"]]
+        missing = [p for p in packs if not p.exists()]
+        if missing:
+            raise fail("missing-pack", f"the game was played with the pack {missing[0]}, which is not here",
+                       str(log), "give the pack's folder: maester replay LOG --pack FOLDER")
+    rules = _rules(run, variant or data.get("variant"), packs)
+    try:
+        game, problem = replay_log(rules, data)
+    except MaesterError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:  # the log's data, not our bug
+        raise fail("replay-failed", f"the log cannot be replayed: {type(e).__name__}: {e}", str(log),
+                   "was the log edited? `maester play --log` writes logs that replay") from None
+    run.result = {"log": str(log), "matches": problem is None, "setup": data["setup"], "seed": data["seed"],
+                  "decisions": len(game.answers), "events": len(game.events), "state_hash": game.state.hash(),
+                  "summary": game.summary()}
     if problem:
         raise MaesterError(problem)
-    out.print(f"[green]replay matches[/green]: {len(game.answers)} decisions, {len(game.events)} events, "
-              f"final state {game.state.hash()}")
-    out.print(summary_view(game))
+    run.say(f"[green]replay matches[/green]: {plural(len(game.answers), 'decision')}, "
+            f"{plural(len(game.events), 'event')}, final state {game.state.hash()}")
+    run.say(summary_view(game))
+    run.finish()
+
+
+# ---- explain / conformance -------------------------------------------------------------------------------
+
+def _scenario_files(paths: list[Path]) -> list[Path]:
+    """The scenario files given (folders searched for *.yaml), every one readable text; checked now."""
+    files: list[Path] = []
+    diags = Diagnostics()
+    for p in paths:
+        try:
+            need_path(p, "a scenario file (YAML) or a folder of them")
+            found = sorted(p.rglob("*.yaml")) if p.is_dir() else [p]
+            if not found:
+                raise fail("no-scenarios", "holds no scenario files (*.yaml)", p)
+            for f in found:
+                read_text(f, "a scenario file (YAML)")
+            files.extend(found)
+        except MaesterError as e:
+            diags.extend(e.diagnostics)
+    if diags.errors:
+        raise MaesterError(diags)
+    return files
+
+
+def _step_json(step) -> dict:
+    if step.event is not None:
+        return {"event": step.event}
+    return {"decision": step.decision.to_json(), "answer": step.answer, "source": step.source or None}
+
+
+def scenario_json(result) -> dict:
+    """A scenario's whole run: its position, every event and decision of the trace, every check."""
+    sc = result.scenario
+    return {"path": sc.path, "name": sc.name, "rules": sc.rules, "setup": sc.setup, "seed": sc.seed,
+            "ok": result.ok, "error": result.error, "error_expected": result.error_expected,
+            "trace": [_step_json(s) for s in result.steps],
+            "checks": [{"ok": ok, "text": text} for ok, text in result.checks],
+            "final_state": result.game.state.hash()}
 
 
 @app.command()
-@friendly
+@command("explain")
 def explain(
+    run: Run,
     scenarios: Annotated[list[Path], typer.Argument(help="Scenario files (YAML) or folders of them.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only failures and the tally.")] = False,
     pack: Packs = None,
-    variant: Annotated[str | None, typer.Option("--variant", help="A content variant to apply.")] = None,
+    variant: VariantOpt = None,
 ) -> None:
     """Resolve scenarios step by step, citing rule ids; exit 1 if an expectation is not met."""
-    from maester.interpreter.rules import Rules
     from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
 
-    files: list[Path] = []
-    for p in scenarios:
-        files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
-    rules = Rules.default(variant, _content(None, pack))
+    files = _scenario_files(scenarios)
+    loaded, problems = [], Diagnostics()
+    for f in files:  # every file parses before the first one runs; all of their problems are listed
+        try:
+            loaded.append(Scenario.load(f))
+        except MaesterError as e:
+            problems.extend(e.diagnostics)
+        except (ValueError, TypeError, AttributeError) as e:  # a value of the wrong type (seed: many)
+            problems.error("bad-scenario", f"not a valid scenario: {e}", Span(str(f), 0, 0),
+                           "see docs/scenarios.md for the scenario format")
+    if problems.errors:
+        raise MaesterError(problems)
+    rules = _rules(run, variant, pack)
     failed = 0
     from maester.tools.variant_play import scenario_setup
 
-    for f in files:
-        sc = Scenario.load(f)
-        sc.setup = scenario_setup(rules.bundle, variant, sc.setup, str(f))  # the variant's setup in its place
+    results = []
+    for sc in loaded:
+        sc.setup = scenario_setup(rules.bundle, variant, sc.setup, str(sc.path))  # the variant's setup in its place
         result = run_scenario(rules, sc)
+        results.append(scenario_json(result))
         if not result.ok:
             failed += 1
         if not quiet or not result.ok:
             for line in explain_lines(result):
                 style = "green" if line.startswith(("PASS", "  ✓")) else "red" if line.startswith(
                     ("FAIL", "  ✗", "error")) else None
-                out.print(line, style=style, markup=False, highlight=False, soft_wrap=True)
-            out.print()
-    out.print(f"{len(files) - failed} passed, {failed} failed", markup=False)
-    if failed:
-        raise typer.Exit(1)
+                run.say(line, style=style, markup=False)
+            run.say()
+    run.result = {"passed": len(files) - failed, "failed": failed, "scenarios": results}
+    run.say(f"{len(files) - failed} passed, {failed} failed", markup=False)
+    run.finish(EXIT_PROBLEM if failed else 0)
+
+
+def _vector_problems(rules, path: Path) -> list[str]:
+    from maester.interpreter.conformance import replay_vector
+
+    try:
+        vector = read_json(path, "a conformance vector")
+        return replay_vector(rules, vector)
+    except MaesterError as e:
+        return [e.diagnostics.items[0].message]
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:  # a malformed vector differs
+        return [f"malformed vector ({type(e).__name__}: {e})"]
 
 
 @app.command()
-@friendly
+@command("conformance")
 def conformance(
+    run: Run,
     directory: Annotated[Path, typer.Argument(help="Where the vectors are (or go).")] = Path("conformance"),
     write: Annotated[bool, typer.Option("--write", help="Generate the vectors from tests/scenarios.")] = False,
     scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
-    from maester.interpreter.conformance import replay_vector, write_vectors
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.conformance import write_vectors
 
-    rules = Rules.default()
     if write:
+        _scenario_files([scenarios])
+        if directory.exists():
+            need_path(directory, "the conformance folder", "dir")
+            if any(directory.glob("*.json")) and not (directory / "index.json").exists():
+                raise fail("not-conformance", "holds JSON files but no index.json: it does not look "
+                           "like a conformance folder, and --write replaces every .json in it", directory)
+        else:
+            need_output(directory, "the conformance folder")
+        rules = _rules(run, None, None)
         count, skipped = write_vectors(rules, scenarios, directory)
+        run.result = {"directory": str(directory), "written": count, "skipped": [str(p) for p in skipped]}
         note = f"; skipped {len(skipped)} scenarios without a replayable run" if skipped else ""
-        out.print(f"wrote {count} vectors to {directory}{note}")
+        run.say(f"wrote {count} vectors to {directory}{note}", markup=False)
         for path in skipped:
-            err.print(f"  skipped (fails, or ends in an expected error): {path}", markup=False)
+            run.note(f"  skipped (fails, or ends in an expected error): {path}")
+        run.finish()
         return
-    failed = 0
+    need_path(directory, "a folder of conformance vectors", "dir")
     files = sorted(p for p in directory.glob("*.json") if p.name not in ("index.json", "bundle.json"))
+    if not files:
+        raise fail("no-vectors", "holds no conformance vectors (*.json)", directory,
+                   "generate them with `maester conformance --write`")
+    rules = _rules(run, None, None)
+    failed = 0
+    vectors = []
     for path in files:
-        problems = replay_vector(rules, json.loads(path.read_text(encoding="utf-8")))
+        problems = _vector_problems(rules, path)
+        vectors.append({"file": path.name, "ok": not problems, "problems": problems})
         if problems:
             failed += 1
-            out.print(f"✗ {path.name}: {problems[0]}", markup=False)
-    out.print(f"{len(files) - failed} conform, {failed} differ", markup=False)
-    if failed:
-        raise typer.Exit(1)
+            run.say(f"✗ {path.name}: {problems[0]}", markup=False)
+    run.result = {"directory": str(directory), "conform": len(files) - failed, "differ": failed, "vectors": vectors}
+    run.say(f"{len(files) - failed} conform, {failed} differ", markup=False)
+    run.finish(EXIT_PROBLEM if failed else 0)
 
 
-def _load_any(path: Path) -> dict:
-    """A bundle from a .json file, or compiled from a folder (a pack is compiled with the bundled content)."""
+# ---- diff -------------------------------------------------------------------------------------------------
+
+def _load_any(run: Run, path: Path) -> dict:
+    """A bundle from a .json file, or compiled from content (a pack is compiled with the bundled content)."""
     from maester.dsl.compile import default_content_dir
 
-    if path.suffix == ".json":
-        return json.loads(path.read_text(encoding="utf-8"))
+    need_path(path, "a bundle (.json), a content folder or a pack")
+    if path.is_file() and path.suffix == ".json":
+        data = read_json(path, "a bundle (JSON)")
+        if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
+            raise fail("not-a-bundle", "not a maester bundle", path, "bundles are written by "
+                       "`maester compile`")
+        if _major(data.get("format_version")) != _major(BUNDLE_FORMAT_VERSION):
+            raise fail("unsupported-version", f"bundle format {data.get('format_version')}; this "
+                       f"maester reads {_major(BUNDLE_FORMAT_VERSION)}.x", path)
+        from maester.dsl.validate import validate_bundle
+
+        diags = Diagnostics()
+        validate_bundle(data, diags, str(path))  # a diff of a broken bundle would mean nothing
+        if diags.errors:
+            raise MaesterError(diags)
+        return data
+    content_paths([path])
+    run.roots = [*run.roots, path, default_content_dir()]
     try:
         return compile_paths([path])
-    except MaesterError:
+    except MaesterError:  # not whole content: a pack, which refers to the bundled content
         return compile_paths([default_content_dir(), path])
 
 
 @app.command()
-@friendly
+@command("diff")
 def diff(
+    run: Run,
     a: Annotated[Path, typer.Argument(help="A bundle (.json), a content folder or a pack.")],
     b: Annotated[Path, typer.Argument(help="The bundle, content folder or pack to compare with.")],
     variant: Annotated[str | None, typer.Option("--variant", help="Apply this variant of B before comparing "
                                                 "(what a variant changes: `maester diff PACK PACK --variant X`).")]
     = None,
+    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences (like "
+                                            "`diff`); default: exit 0 whenever the comparison ran.")] = False,
 ) -> None:
-    """Compare two bundles or packs field by field (every section: cards, setups, games, houses, decks...)."""
-    from maester.dsl.diff import diff_bundles, format_diff
+    """Compare two bundles or packs: every added, removed and changed record and field, card text included."""
+    from .bundle_diff import diff_bundles, diff_lines
+
+    need_path(b, "a bundle (.json), a content folder or a pack")
     from maester.interpreter.rules import apply_variant
 
-    for line in format_diff(diff_bundles(_load_any(a), apply_variant(_load_any(b), variant))):
-        out.print(line, markup=False, highlight=False, soft_wrap=True)
+    left, right = _load_any(run, a), apply_variant(_load_any(run, b), variant)
+    sections = diff_bundles(left, right)
+    total = sum(len(s["added"]) + len(s["removed"]) + len(s["changed"]) for s in sections.values())
+    run.result = {"a": str(a), "b": str(b), "differences": total, "sections": sections}
+    for line in diff_lines(sections):
+        run.say(line, markup=False)
+    run.say(plural(total, "difference") if total else "no differences", markup=False)
+    run.finish(EXIT_PROBLEM if exit_code and total else 0)
+
+
+# ---- new --------------------------------------------------------------------------------------------------
+
+NEW_KINDS = ("variant",)
+KEBAB = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+
+
+def play_command(target: Path, name: str, game: str) -> str:
+    """The command that plays a new variant pack (the base game needs --base)."""
+    return f"maester play{' --base' if game == 'base' else ''} --pack {target.as_posix()} --variant {name}"
 
 
 @app.command()
-@friendly
+@command("new")
 def new(
+    run: Run,
     kind: Annotated[str, typer.Argument(help="What to create: 'variant' (a pack with a house card set).")],
     name: Annotated[str, typer.Argument(help="The new pack's id (kebab-case), e.g. my-variant.")],
     directory: Annotated[Path, typer.Option("--dir", help="Where to create the pack.")] = Path("packs"),
@@ -525,33 +856,53 @@ def new(
                                               "or rule:GAME-ID.")] = None,
 ) -> None:
     """Scaffold a content pack: a card set with seven cards per house and the variant that selects it."""
-    import re
-
-    from maester.dsl.diagnostics import Diagnostics as _D
-
-    problems = _D()
-    if kind != "variant":
+    problems = Diagnostics()
+    if kind not in NEW_KINDS:
         problems.error("unknown-kind", f"cannot create '{kind}'", None, "maester new variant NAME")
-    if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", name):
+    if not KEBAB.fullmatch(name):
         problems.error("bad-name", f"'{name}' is not a kebab-case id", None, "for example: my-variant")
     target = directory / name
     if target.exists():
         problems.error("exists", f"{target} already exists", None, "choose another name or remove it")
+    elif directory.exists() and not directory.is_dir():
+        problems.error("not-a-folder", f"--dir {directory} is a file, expected a folder", None)
+    else:
+        existing = next((p for p in [directory, *directory.parents] if p.exists()), Path("."))
+        import os
+
+        if not os.access(existing, os.W_OK | os.X_OK):
+            problems.error("unwritable", f"cannot create {target}: {existing} is not writable", None)
     if problems.errors:
         raise MaesterError(problems)
     bundle = compile_paths(None)
     if from_:  # a patch of one card, setup or rule (tools/new_patch.py)
         from maester.tools.new_patch import scaffold_patch
 
-        _, command = scaffold_patch(bundle, name, from_, target, [])
-        out.print(f"created {target}: variant.mst", markup=False)
-        out.print(f"next: {command}", markup=False)
+        _, play_cmd = scaffold_patch(bundle, name, from_, target, [])
+        run.result = {"created": str(target), "files": ["variant.mst"], "play": play_cmd}
+        run.say(f"created {target}: variant.mst", markup=False)
+        run.say(f"next: {play_cmd}", markup=False)
+        run.finish()
         return
+    if game not in bundle["games"]:
+        raise fail("unknown-game", f"--game: unknown rules set '{game}'", None,
+                   hint_for(game, bundle["games"], "rules sets"))
+    files = _scaffold(bundle, target, name, game)
+    play_cmd = play_command(target, name, game)
+    run.result = {"created": str(target), "files": files, "check": f"maester check --pack {target.as_posix()}",
+                  "play": play_cmd}
+    houses = len(files) - 2
+    run.say(f"created {target}: sets.mst, variant.mst and {plural(houses, 'house file')}", markup=False)
+    run.say(f"next: maester check --pack {target.as_posix()}", markup=False)
+    run.say(f"then: {play_cmd}", markup=False)
+    run.finish()
+
+
+def _scaffold(bundle: dict, target: Path, name: str, game: str) -> list[str]:
     sets = bundle["games"][game]["house_card_sets"]
     target.mkdir(parents=True)
-    (target / "sets.mst").write_text(
-        f'# The card set of the {name} pack.\ncard-set {name} "{name.replace("-", " ").title()}" {{\n'
-        f'  description "A new house card set: replace this description."\n}}\n', encoding="utf-8")
+    files = {"sets.mst": f'# The card set of the {name} pack.\ncard-set {name} "{name.replace("-", " ").title()}" '
+             f'{{\n  description "A new house card set: replace this description."\n}}\n'}
     houses = sorted({c["house"] for c in bundle["house_cards"].values() if c["set"] in sets and c["house"]})
     for house in houses:
         model = sorted((c for c in bundle["house_cards"].values() if c["house"] == house and c["set"] in sets),
@@ -563,25 +914,41 @@ def new(
                 f"  fortifications {c['fortifications']}" if c["fortifications"] else "")
             lines += [f'house-card {name}-{house}-{i} "{house.title()} {i}" {{',
                       f"  set {name}  house {house}  strength {c['strength']}{icons}", "}", ""]
-        (target / f"{house}.mst").write_text("\n".join(lines), encoding="utf-8")
+        files[f"{house}.mst"] = "\n".join(lines)
     cards = bundle["house_cards"].values()
     others = [s for s in sets if not any(c["set"] == s and c["house"] in houses for c in cards)]
-    (target / "variant.mst").write_text(
-        f"# Play with this pack: maester play --pack {directory / name} --variant {name}\n"
-        f'variant {name} "{name.replace("-", " ").title()}" {{\n  game {game}\n'
-        f"  house-card-sets [{', '.join([name, *others])}]\n}}\n", encoding="utf-8")
-    out.print(f"created {target}: sets.mst, variant.mst and {len(houses)} house files", markup=False)
-    out.print(f"next: maester check --pack {target}", markup=False)
+    files["variant.mst"] = (f"# Play with this pack: {play_command(target, name, game)}\n"
+                            f'variant {name} "{name.replace("-", " ").title()}" {{\n  game {game}\n'
+                            f"  house-card-sets [{', '.join([name, *others])}]\n}}\n")
+    for file, text in files.items():
+        (target / file).write_text(text, encoding="utf-8")
+    return sorted(files)
 
+
+# ---- card -------------------------------------------------------------------------------------------------
 
 CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
 
+def _card_hint(key: str, bundle: dict) -> str | None:
+    """Did-you-mean for a card: ids and names that contain the word (`tywin`), then close spellings."""
+    names = {cid: (rec.get("name") or "") for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()}
+    words = key.replace("-", " ").split()
+    contains = sorted(cid for cid, nm in names.items()
+                      if words and all(w in cid.replace("-", " ") or w in nm.lower() for w in words))
+    close = contains[:5] or hint_for(key, names, show_all=0)
+    if isinstance(close, list):
+        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else None
+    return close
+
+
 @app.command()
-@friendly
+@command("card")
 def card(
+    run: Run,
     name: Annotated[str, typer.Argument(help="A card id or name (house, vassal, Westeros, wildling card or loan).")],
-    compiled: Annotated[bool, typer.Option("--json/--no-json", help="Also print the compiled form.")] = True,
+    compiled: Annotated[bool, typer.Option("--compiled/--no-compiled", help="Also print the compiled form.")]
+    = True,
     pack: Packs = None,
     variant: Annotated[str | None, typer.Option("--variant", help="The card as this variant plays it.")] = None,
 ) -> None:
@@ -589,38 +956,41 @@ def card(
     from maester.dsl.english import English
     from maester.interpreter.rules import apply_variant
 
-    bundle = apply_variant(compile_paths(_content(None, pack)), variant)
+    bundle = apply_variant(compile_paths(_content(run, None, pack)), variant)
     key = name.lower().strip()
     found = [(sec, cid) for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()
              if key in (cid, (rec.get("name") or "").lower())]
     if not found:
-        from maester.dsl.diagnostics import hint_for
-
-        every = [cid for sec in CARD_SECTIONS for cid in bundle[sec]]
-        diags = Diagnostics()
-        diags.error("unknown-card", f"no card '{name}'", None, hint_for(key, every, show_all=0))
-        raise MaesterError(diags)
+        raise fail("unknown-card", f"no card '{name}'", None, _card_hint(key, bundle))
     english = English(bundle)
+    cards = []
     for section, cid in found:
         rec = bundle[section][cid]
-        out.rule(f"{rec['name']} ({cid})")
-        out.print(english.card(section, rec), markup=False, highlight=False)
-        out.print()
-        out.print(f"[dim]source: {rec['source']}[/dim]")
-        out.print(_source_text(rec["source"], pack or []), markup=False, highlight=False)
-        if compiled:
-            out.print_json(json.dumps({k: v for k, v in rec.items() if k != "source"}))
+        path, source = _source_text(rec["source"], pack or [])
+        entry = {"section": section, "id": cid, "name": rec["name"], "text": english.card(section, rec),
+                 "source": f"{path}:{rec['source'].rsplit(':', 2)[1]}" if path else rec["source"],
+                 "source_text": source, "compiled": {k: v for k, v in rec.items() if k != "source"}}
+        cards.append(entry)
+        run.say(f"[bold]── {escape(rec['name'])} ({escape(cid)}) ──[/bold]")
+        run.say(entry["text"], markup=False)
+        run.say()
+        run.say(f"[dim]source: {escape(entry['source'])}[/dim]")
+        run.say(source or "(source file not available)", markup=False)
+        if compiled and not run.json:
+            out.print_json(json.dumps(entry["compiled"]))
+    run.result = {"query": name, "cards": cards}
+    run.finish()
 
 
-def _source_text(where: str, packs: list[Path] | tuple = ()) -> str:
-    """The declaration's text from the content file (`file:line:col`, up to its closing brace)."""
+def _source_text(where: str, packs: list[Path] | tuple = ()) -> tuple[str | None, str | None]:
+    """The declaration's file (as the user can open it) and text (from `file:line:col` to its closing brace)."""
     from maester.dsl.compile import default_content_dir
 
     file, line, _ = where.rsplit(":", 2)
-    candidates = [default_content_dir().parent / file, Path.cwd() / file] + [Path(p).parent / file for p in packs]
-    path = next((c for c in candidates if c.exists()), None)
+    candidates = [Path.cwd() / file] + [Path(p).parent / file for p in packs] + [default_content_dir().parent / file]
+    path = next((c for c in candidates if c.is_file()), None)
     if path is None:
-        return "(source file not available)"
+        return None, None
     lines = path.read_text(encoding="utf-8").splitlines()
     start = int(line) - 1
     depth, out_lines = 0, []
@@ -629,56 +999,89 @@ def _source_text(where: str, packs: list[Path] | tuple = ()) -> str:
         depth += text.count("{") - text.count("}")
         if depth <= 0 and "{" in "".join(out_lines):
             break
-    return "\n".join(out_lines)
+    return shown(path), "\n".join(out_lines)
+
+
+# ---- schema / docs / version / lsp ---------------------------------------------------------------------
+
+def _repo_file(path: Path, what: str, must_exist: bool) -> Path:
+    """A file of the repository that --write rewrites: outside the repository, a clear error."""
+    if str(path) == STDOUT:
+        raise fail("bad-option", f"--write rewrites a file; to print {what.split()[-1]}, leave out --write", None)
+    if (must_exist and not path.is_file()) or not path.parent.is_dir():
+        raise fail("not-in-repository", f"not found: {what} --write rewrites a file of the maester "
+                   "repository", path, "run it from the repository's root folder, or give --path")
+    need_output(path, what)
+    return path
 
 
 @app.command()
-def schema(write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
-                                                "from the primitive registry.")] = False,
+@command("schema")
+def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
+                                                         "from the primitive registry.")] = False,
            path: Annotated[Path, typer.Option(help="The file --write rewrites (run from the repository).")]
            = Path("schemas/effect.schema.json")) -> None:
     """Print (or rewrite) the effect schema generated from the primitive registry."""
     from maester.dsl.effect_schema import effect_schema_text
 
+    if write:
+        _repo_file(path, "maester schema", must_exist=False)
     text = effect_schema_text()
     if write:
-        path.write_text(text, encoding="utf-8")
-        err.print(f"wrote {path}")
+        _write(path, text)
+        run.result = {"written": str(path)}
+        run.note(f"wrote {path}")
+    elif run.json:
+        run.result = {"schema": json.loads(text)}
     else:
         sys.stdout.write(text)
+    run.finish()
 
 
 @app.command()
-def docs(write: Annotated[bool, typer.Option("--write", help="Refresh the generated reference in "
-                                              "the language guide.")] = False,
+@command("docs")
+def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh the generated reference in "
+                                                       "the language guide.")] = False,
          path: Annotated[Path, typer.Option(help="The guide --write refreshes (run from the repository).")]
          = Path("docs/dsl.md")) -> None:
     """Print (or refresh in docs/dsl.md) the language reference generated from the registry."""
     from maester.dsl.docgen import reference_markdown, refresh
 
-    if write:
-        from maester.dsl.docgen import refresh_bundle_doc
+    if not write:
+        if run.json:
+            run.result = {"markdown": reference_markdown()}
+        else:
+            sys.stdout.write(reference_markdown())
+        run.finish()
+        return
+    from maester.dsl.docgen import refresh_bundle_doc
 
-        changed = refresh(path)
-        err.print(f"{'updated' if changed else 'unchanged'}: {path}")
-        bundle_doc = path.parent / "bundle.md"
-        schema_file = path.parent.parent / "schemas" / "bundle.schema.json"
-        if bundle_doc.exists() and schema_file.exists():
-            changed = refresh_bundle_doc(bundle_doc, json.loads(schema_file.read_text(encoding="utf-8")))
-            err.print(f"{'updated' if changed else 'unchanged'}: {bundle_doc}")
-        from maester.dsl.effect_docs import refresh_effects_doc  # the effect specification (docs/effects.md)
+    _repo_file(path, "maester docs", must_exist=True)
+    updated = {str(path): refresh(path)}
+    run.note(f"{'updated' if updated[str(path)] else 'unchanged'}: {path}")
+    bundle_doc = path.parent / "bundle.md"
+    schema_file = path.parent.parent / "schemas" / "bundle.schema.json"
+    if bundle_doc.exists() and schema_file.exists():
+        updated[str(bundle_doc)] = refresh_bundle_doc(bundle_doc, read_json(schema_file, "the bundle schema"))
+        run.note(f"{'updated' if updated[str(bundle_doc)] else 'unchanged'}: {bundle_doc}")
+    from maester.dsl.effect_docs import refresh_effects_doc  # the effect specification (docs/effects.md)
 
-        effects_doc = path.parent / "effects.md"
-        if effects_doc.exists():
-            err.print(f"{'updated' if refresh_effects_doc(effects_doc) else 'unchanged'}: {effects_doc}")
-    else:
-        sys.stdout.write(reference_markdown())
+    effects_doc = path.parent / "effects.md"
+    if effects_doc.exists():
+        updated[str(effects_doc)] = refresh_effects_doc(effects_doc)
+        run.note(f"{'updated' if updated[str(effects_doc)] else 'unchanged'}: {effects_doc}")
+    run.result = {"updated": [p for p, changed in updated.items() if changed],
+                  "unchanged": [p for p, changed in updated.items() if not changed]}
+    run.finish()
 
 
 @app.command()
-def version() -> None:
+@command("version")
+def version(run: Run) -> None:
     """Print the versions of maester, its content language and its bundle format."""
-    out.print(f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})")
+    run.result = {"maester": __version__, "content_language": DSL_VERSION, "bundle_format": BUNDLE_FORMAT_VERSION}
+    run.say(f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})")
+    run.finish()
 
 
 @app.command()
@@ -689,7 +1092,9 @@ def lsp() -> None:
     start()
 
 
-from maester.tools import fmt_cmd, render_cmd, view_cmd  # noqa: E402  (commands in their own modules)
+# ---- commands of their own modules: one line each, `from maester.tools import x_cmd; x_cmd.register(app)`.
+# A module's commands get --json, the JSON envelope and the exit codes from `cli_support.command` (docs/cli.md).
+from maester.tools import fmt_cmd, render_cmd, view_cmd  # noqa: E402
 
 fmt_cmd.register(app)
 render_cmd.register(app)

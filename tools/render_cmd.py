@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span, hint_for
+from maester.tools.cli_support import Run, command
 
 
 class PictureFormat(StrEnum):
@@ -46,11 +47,10 @@ def _line_text(line: dict, viewer: str | None) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    from maester.tools.cli import friendly, out
-
     @app.command()
-    @friendly
+    @command("render")
     def render(
+        run: Run,
         source: Annotated[Path, typer.Argument(help="A state JSON, a game log (`maester play --log`) or a "
                                                     "scenario YAML.")],
         output: Annotated[Path | None, typer.Option("-o", "--output", help="Where to write the picture "
@@ -77,9 +77,16 @@ def register(app: typer.Typer) -> None:
         line = f" — {_line_text(timeline.lines[k - 1], who)}" if k else ""
         caption = f"{source.name} — step {k} of {len(timeline) - 1}{line}"
         svg = render_svg(timeline.rules, state, who, timeline.orders_face_down(k), caption[:90], timeline.combat(k))
+        run.result = {"step": k, "steps": len(timeline) - 1, "format": kind.value,
+                      "output": str(output) if output else None}
         if output is None:
-            sys.stdout.write(svg)
+            if run.json:
+                run.result["svg"] = svg
+            else:
+                sys.stdout.write(svg)
+            run.finish()
             return
         data = svg_to_png(svg, scale) if kind == PictureFormat.png else svg.encode("utf-8")
         output.write_bytes(data)
-        out.print(f"wrote {output} ({kind.value}, step {k} of {len(timeline) - 1})", markup=False)
+        run.say(f"wrote {output} ({kind.value}, step {k} of {len(timeline) - 1})", markup=False)
+        run.finish()

@@ -7,15 +7,15 @@ from typing import Annotated
 
 import typer
 
+from maester.tools.cli_support import Run, command
 from maester.tools.render_cmd import VIEWER_HELP, parse_viewer
 
 
 def register(app: typer.Typer) -> None:
-    from maester.tools.cli import friendly, out
-
     @app.command()
-    @friendly
+    @command("view")
     def view(
+        run: Run,
         source: Annotated[Path, typer.Argument(help="A game log (`maester play --log`), a scenario YAML or a "
                                                     "state JSON.")],
         output: Annotated[Path | None, typer.Option("-o", "--output", help="The HTML file to write "
@@ -34,5 +34,7 @@ def register(app: typer.Typer) -> None:
         who = parse_viewer(viewer, list(timeline.state(0).houses), str(source))
         html = view_html(timeline, who)
         target.write_text(html, encoding="utf-8")
-        out.print(f"wrote {target}: {len(timeline)} steps, {len(timeline.lines)} trace lines "
-                  f"({len(html) // 1024} KiB)", markup=False)
+        run.result = {"output": str(target), "steps": len(timeline), "trace_lines": len(timeline.lines)}
+        run.say(f"wrote {target}: {len(timeline)} steps, {len(timeline.lines)} trace lines "
+                f"({len(html) // 1024} KiB)", markup=False)
+        run.finish()
