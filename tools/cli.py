@@ -453,26 +453,21 @@ def conformance(
     scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
-    from maester.interpreter.conformance import replay_vector, write_vectors
+    from maester.interpreter.conformance import check_directory, write_vectors
     from maester.interpreter.rules import Rules
 
-    rules = Rules.default()
     if write:
-        count, skipped = write_vectors(rules, scenarios, directory)
+        count, skipped = write_vectors(Rules.default(), scenarios, directory)
         note = f"; skipped {len(skipped)} scenarios without a replayable run" if skipped else ""
         out.print(f"wrote {count} vectors to {directory}{note}")
         for path in skipped:
             err.print(f"  skipped (fails, or ends in an expected error): {path}", markup=False)
         return
-    failed = 0
-    files = sorted(p for p in directory.glob("*.json") if p.name not in ("index.json", "bundle.json"))
-    for path in files:
-        problems = replay_vector(rules, json.loads(path.read_text(encoding="utf-8")))
-        if problems:
-            failed += 1
-            out.print(f"✗ {path.name}: {problems[0]}", markup=False)
-    out.print(f"{len(files) - failed} conform, {failed} differ", markup=False)
-    if failed:
+    report = check_directory(directory)  # nothing to check is an error (MaesterError), never a pass
+    for name, problems in report.failures.items():
+        out.print(f"✗ {name}: {problems[0]}", markup=False)
+    out.print(f"{report.conforming} conform, {len(report.failures)} differ", markup=False)
+    if not report.ok:
         raise typer.Exit(1)
 
 
