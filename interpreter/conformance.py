@@ -283,13 +283,22 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             report.failures[path.name] = [f"not readable as JSON: {e}"]
             continue
-        # a vector of another format or version is refused by its schema before any replay
-        problems = formats.problems("vector", vector, limit=5)
+        # a vector of another format or version is refused before its schema and any replay
+        problems = _format_problem(vector) or formats.problems("vector", vector, limit=5)
         if not problems:
             problems = replay_vector(rules, vector)
         if problems:
             report.failures[path.name] = problems
     return report
+
+
+def _format_problem(vector) -> list[str]:
+    if not isinstance(vector, dict) or vector.get("format") != VECTOR_FORMAT:
+        return [f"not a conformance vector (its `format` is not {VECTOR_FORMAT!r})"]
+    if vector.get("version") != VECTOR_VERSION:
+        return [f"vector format version {vector.get('version')!r}; this checker reads version {VECTOR_VERSION} "
+                f"(regenerate with `maester conformance --write DIR`)"]
+    return []
 
 
 def _read_json(path: Path):
