@@ -35,8 +35,9 @@ def bundle_digest(bundle: dict) -> str:
 
 
 def _canonical(value) -> str:
-    """JSON with sorted keys and no spaces: equal text means equal values, types included (1 is not 1.0 or true)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """JSON with sorted keys, no spaces and non-ASCII escaped (as the state hash has it): equal text means equal
+    values, types included (1 is not 1.0 or true)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def decision_record(d: Decision, events_before: int) -> dict:

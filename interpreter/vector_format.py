@@ -117,9 +117,11 @@ def vector_schema() -> dict:
                 "description": "The game options.",
                 "properties": {
                     "tides_of_battle": {"type": "boolean", "description": "Tides of Battle is played (R29)."},
-                    "stop_after": {"type": ["string", "null"], "description": "The phase after which the run "
-                                   "ends (the engine stops asking), or null: play until the game ends or a "
-                                   "decision has no answer left in `decisions`."},
+                    "stop_after": {"enum": ["westeros", "planning", "action", "round", None],
+                                   "description": "The phase after which the run ends (`round`: after the Action "
+                                                  "Phase, as `action`; the state's phase then reads `over`), or "
+                                                  "null: play until the game ends or a decision has no answer left "
+                                                  "in `decisions`."},
                     "player_houses": {"type": ["array", "null"], "items": {"type": "string"},
                                       "description": "Mother of Dragons: the houses played by players (null: "
                                                      "the setup's own)."},
