@@ -261,9 +261,14 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
     if not files:
         raise _nothing(directory, "no conformance vector (*.json besides index.json and bundle.json) to check",
                        "`maester conformance --write DIR` generates them from tests/scenarios")
-    index_path = directory / INDEX_FILE
+    index_path, index = directory / INDEX_FILE, None
     if index_path.exists():  # the index lists the vectors: a file missing or extra means a partial folder
-        listed = {v["file"] for v in _read_json(index_path)["vectors"]}
+        index = _read_json(index_path)
+        if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or not isinstance(
+                index.get("vectors"), list):
+            raise _nothing(index_path, f"not an index of conformance vectors (its `format` is not {INDEX_FORMAT!r})",
+                           "regenerate the folder with `maester conformance --write DIR`")
+        listed = {v.get("file") for v in index["vectors"] if isinstance(v, dict)}
         found = {p.name for p in files}
         if listed != found:
             missing, extra = sorted(listed - found), sorted(found - listed)
@@ -276,6 +281,11 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
             raise _nothing(bundle_path, "the bundle the vectors are for is missing",
                            "vectors are only meaningful with their bundle: regenerate with --write")
         rules = Rules.from_file(bundle_path)  # validated: a bad bundle is reported as such, not as a replay
+        if index is not None and index.get("bundle_sha256") != bundle_digest(rules.bundle):
+            raise _nothing(bundle_path, "this is not the bundle the vectors were made for (its SHA-256 differs "
+                                        "from the index's `bundle_sha256`)",
+                           "the vectors and their bundle are made together: regenerate with `maester conformance "
+                           "--write DIR`")
     report = Report(directory)
     for path in files:
         report.checked.append(path.name)

@@ -202,6 +202,7 @@ def test_a_vector_of_the_old_format_or_off_its_schema_fails_before_any_replay(sm
     ("empty", "no conformance vector (*.json besides index.json and bundle.json) to check"),
     ("only-index", "no conformance vector (*.json besides index.json and bundle.json) to check"),
     ("unlisted", "the index and the folder disagree: listed but missing ['"),
+    ("other-bundle", "this is not the bundle the vectors were made for"),
 ])
 def test_a_check_that_would_check_nothing_fails(tmp_path, small_folder, setup, message):
     folder = {"missing": tmp_path / "nowhere", "empty": tmp_path / "empty"}.get(setup, small_folder)
@@ -212,6 +213,10 @@ def test_a_check_that_would_check_nothing_fails(tmp_path, small_folder, setup, m
             p.unlink()
     elif setup == "unlisted":
         (small_folder / RENLY.name).unlink()
+    elif setup == "other-bundle":  # a valid bundle, but another one: its vectors would be checked against it
+        bundle = json.loads((small_folder / "bundle.json").read_text())
+        bundle["houses"]["stark"]["name"] = "House Snow"
+        (small_folder / "bundle.json").write_text(json.dumps(bundle))
     with pytest.raises(MaesterError) as e:
         check_directory(folder)
     item = e.value.diagnostics.items[0]
