@@ -297,7 +297,7 @@ class Compiler:
             return {"id": ident, "name": name, "kind": "port", "side": found.get("side", "westeros"),
                     "castle": "none", "supply": 0, "power": 0, "home": None, "garrison": None,
                     "neutral_force": None, "loyalty_token": False, "garrison_returns": False, "river": False,
-                    "port_of": found.get("of"), "port_sea": found.get("on"), "_span": span}
+                    "port_of": found.get("of"), "port_sea": found.get("on"), "at": found.get("at"), "_span": span}
         land, sea = found.get("land", False), found.get("sea", False)
         if land == sea:
             self.diags.error("area-kind", f"{where} must be either 'land' or 'sea'", span,
@@ -315,7 +315,7 @@ class Compiler:
                 "loyalty_token": bool(found.get("loyalty-token", False)),
                 "garrison_returns": bool(found.get("garrison-returns", False)),
                 "river": bool(found.get("river", False)),
-                "port_of": None, "port_sea": None, "_span": span}
+                "port_of": None, "port_sea": None, "at": found.get("at"), "_span": span}
 
     def board_changes(self, decl: Declaration) -> list[Change]:
         """The steps of a board or overlay body, in written order."""
@@ -403,7 +403,7 @@ def _area_changes(found: dict) -> dict:
         out["castle"] = "none"
     mapping = {"supply": "supply", "power": "power", "home": "home", "garrison": "garrison",
                "neutral-force": "neutral_force", "name": "name", "side": "side", "of": "port_of",
-               "on": "port_sea"}
+               "on": "port_sea", "at": "at"}
     for key, fld in mapping.items():
         if key in found:
             out[fld] = found[key]

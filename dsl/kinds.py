@@ -50,6 +50,10 @@ def _kind(name, doc, *keys, collection="", top_level=True, has_id=True, has_name
 
 UNIT_KIND_NAMES = "ref:unit-kind"
 
+# Board geometry is content too: where the area's marker sits on the picture of the board (render, view).
+_AT_DOC = ("where the area's marker is drawn, `at X Y` in map units: x grows east, y grows south; Westeros spans "
+           "about 0-1000 by 0-1500 and the Essos side board lies east of it (x 1050-1450)")
+
 _AREA_KEYS = (
     _k("land", doc="a land area"),
     _k("sea", doc="a sea area"),
@@ -64,12 +68,14 @@ _AREA_KEYS = (
     _k("loyalty-token", doc="a loyalty token is printed in the area (Pentos)"),
     _k("garrison-returns", doc="the garrison comes back when the home house retakes the area"),
     _k("river", doc="the area lies next to a river (Watering the Seed, R39.9)"),
+    _k("at", "nat", "nat", doc=_AT_DOC),
 )
 
 _PORT_KEYS = (
     _k("of", "ref:area", required=True, doc="the land area the port belongs to"),
     _k("on", "ref:area", required=True, doc="the sea area the port opens on"),
     _k("side", "enum:westeros|essos", doc="which board the port is printed on (default westeros)"),
+    _k("at", "nat", "nat", doc=_AT_DOC),
 )
 
 _BOARD_BODY = (

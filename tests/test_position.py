@@ -187,3 +187,13 @@ def test_a_bad_position_is_one_clear_error(rules, saved, edit, message):
     with pytest.raises(PositionError) as info:
         Game.from_state(rules, doc)
     assert message in str(info.value)
+
+
+def test_the_python_example_of_the_docs_runs():
+    from .conftest import REPO
+
+    text = (REPO / "docs" / "position.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks, "docs/position.md has no python example"
+    for block in blocks:
+        exec(compile(block, "docs/position.md", "exec"), {})

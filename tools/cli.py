@@ -690,9 +690,11 @@ def lsp() -> None:
     start()
 
 
-from maester.tools import fmt_cmd  # noqa: E402  (commands in their own modules register themselves)
+from maester.tools import fmt_cmd, render_cmd, view_cmd  # noqa: E402  (commands in their own modules)
 
 fmt_cmd.register(app)
+render_cmd.register(app)
+view_cmd.register(app)
 
 
 def main() -> None:
