@@ -264,11 +264,11 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
     index_path, index = directory / INDEX_FILE, None
     if index_path.exists():  # the index lists the vectors: a file missing or extra means a partial folder
         index = _read_json(index_path)
-        if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or not isinstance(
-                index.get("vectors"), list):
-            raise _nothing(index_path, f"not an index of conformance vectors (its `format` is not {INDEX_FORMAT!r})",
+        wrong = _index_problems(index)
+        if wrong:
+            raise _nothing(index_path, f"not an index of conformance vectors version {VECTOR_VERSION}: {wrong[0]}",
                            "regenerate the folder with `maester conformance --write DIR`")
-        listed = {v.get("file") for v in index["vectors"] if isinstance(v, dict)}
+        listed = {v["file"] for v in index["vectors"]}
         found = {p.name for p in files}
         if listed != found:
             missing, extra = sorted(listed - found), sorted(found - listed)
@@ -301,6 +301,17 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
         if problems:
             report.failures[path.name] = problems
     return report
+
+
+def _index_problems(index) -> list[str]:
+    """Violations of the index's schema (`$defs/index` of the vector schema), each 'JSON-pointer: message'."""
+    from jsonschema import Draft202012Validator
+
+    from . import formats
+
+    schema = formats.validator("vector").schema["$defs"]["index"]
+    errors = sorted(Draft202012Validator(schema).iter_errors(index), key=lambda e: list(map(str, e.absolute_path)))
+    return [f"/{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in errors]
 
 
 def _format_problem(vector) -> list[str]:

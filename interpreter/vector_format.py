@@ -85,6 +85,28 @@ def vector_schema() -> dict:
                          "then": {"properties": {"options": {"items": k.answers}}}}
                         for k in DECISION_KINDS.values()]
     field_enum = {"enum": list(DECISION_FIELDS) + ["events_before", "info"]}
+    index = {  # index.json of a folder of vectors (self-contained: it refers to nothing)
+        "type": "object", "additionalProperties": False,
+        "required": ["format", "version", "bundle_format", "bundle_sha256", "vectors"],
+        "description": "index.json: the vectors of a folder and the bundle they were made for.",
+        "properties": {
+            "format": {"const": INDEX_FORMAT, "description": "What this file is."},
+            "version": {"const": VECTOR_VERSION, "description": "The vector format version of the folder."},
+            "bundle_format": {"type": "string", "description": "The format version of the folder's bundle.json."},
+            "bundle_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                              "description": "The SHA-256 of bundle.json's canonical JSON: a checker refuses a "
+                                             "folder whose bundle has another."},
+            "vectors": {"type": "array", "minItems": 1, "description": "Every vector file of the folder, once.",
+                        "items": {"type": "object", "additionalProperties": False,
+                                  "required": ["file", "name", "rules"], "description": "One vector.",
+                                  "properties": {
+                                      "file": {"type": "string", "pattern": "^[^/]+\\.json$",
+                                               "description": "Its file name in the folder."},
+                                      "name": {"type": "string", "description": "Its scenario's name."},
+                                      "rules": {"type": "array", "items": {"type": "string"},
+                                                "description": "The rule ids it exercises."}}}},
+        },
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -179,6 +201,7 @@ def vector_schema() -> dict:
                 },
             },
         },
+        "$defs": {"index": index},
     }
 
 

@@ -56,6 +56,16 @@ def test_every_shipped_vector_follows_the_vector_schema(vectors):
     assert {name: p for name, p in bad.items() if p} == {}
 
 
+def test_the_shipped_index_follows_its_schema():
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((REPO / "schemas" / "vector.schema.json").read_text())["$defs"]["index"]
+    index = json.loads((VECTORS / "index.json").read_text())
+    assert list(Draft202012Validator(schema).iter_errors(index)) == []
+    index["vectors"][0]["file"] = "../elsewhere.json"
+    assert [e.json_path for e in Draft202012Validator(schema).iter_errors(index)] == ["$.vectors[0].file"]
+
+
 def test_the_vector_schema_file_is_generated_from_the_format():
     on_disk = (REPO / "schemas" / "vector.schema.json").read_text(encoding="utf-8")
     assert on_disk == vector_schema_text(), ("schemas/vector.schema.json is stale: run python -c 'from "
@@ -203,6 +213,7 @@ def test_a_vector_of_the_old_format_or_off_its_schema_fails_before_any_replay(sm
     ("only-index", "no conformance vector (*.json besides index.json and bundle.json) to check"),
     ("unlisted", "the index and the folder disagree: listed but missing ['"),
     ("other-bundle", "this is not the bundle the vectors were made for"),
+    ("old-index", "not an index of conformance vectors version 2: /version: 2 was expected"),
 ])
 def test_a_check_that_would_check_nothing_fails(tmp_path, small_folder, setup, message):
     folder = {"missing": tmp_path / "nowhere", "empty": tmp_path / "empty"}.get(setup, small_folder)
@@ -213,6 +224,9 @@ def test_a_check_that_would_check_nothing_fails(tmp_path, small_folder, setup, m
             p.unlink()
     elif setup == "unlisted":
         (small_folder / RENLY.name).unlink()
+    elif setup == "old-index":
+        index = json.loads((small_folder / "index.json").read_text())
+        (small_folder / "index.json").write_text(json.dumps({**index, "version": 1}))
     elif setup == "other-bundle":  # a valid bundle, but another one: its vectors would be checked against it
         bundle = json.loads((small_folder / "bundle.json").read_text())
         bundle["houses"]["stark"]["name"] = "House Snow"
