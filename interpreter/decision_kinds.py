@@ -151,7 +151,7 @@ def decision_schema() -> dict:
     branches = []
     for k in _KINDS:
         branches.append({"if": {"properties": {"kind": {"const": k.kind}}},
-                         "then": {"properties": {"options": {"items": k.answers}}},
+                         "then": {"properties": {"options": {"type": "array", "items": k.answers}}},
                          })
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

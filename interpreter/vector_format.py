@@ -77,12 +77,13 @@ def vector_schema() -> dict:
                                                        "scenario's script or default chose it."}
     # each kind constrains its legal answers (and the answer) to the shape the catalogue declares
     answered["allOf"] = [{"if": {"properties": {"kind": {"const": k.kind}}},
-                          "then": {"properties": {"options": {"items": k.answers}, "answer": k.answers}}}
+                          "then": {"properties": {"options": {"type": "array", "items": k.answers},
+                                                  "answer": k.answers}}}
                          for k in DECISION_KINDS.values()]
     pending = _question("The question pending when the run stopped (the scenario ends before the game does): the "
                         "checking engine must be asking it too.")
     pending["allOf"] = [{"if": {"properties": {"kind": {"const": k.kind}}},
-                         "then": {"properties": {"options": {"items": k.answers}}}}
+                         "then": {"properties": {"options": {"type": "array", "items": k.answers}}}}
                         for k in DECISION_KINDS.values()]
     field_enum = {"enum": list(DECISION_FIELDS) + ["events_before", "info"]}
     index = {  # index.json of a folder of vectors (self-contained: it refers to nothing)
@@ -165,7 +166,8 @@ def vector_schema() -> dict:
                 "description": "What a checker compares; fields not named here are informative.",
                 "properties": {
                     "decision_fields": {"type": "array", "items": field_enum, "uniqueItems": True,
-                                        "allOf": [{"contains": {"const": f}} for f in ("house", "kind", "options")],
+                                        "allOf": [{"type": "array", "contains": {"const": f}}
+                                                  for f in ("house", "kind", "options")],
                                         "description": "The fields of each decision record (and of the pending "
                                                        "decision) that the checking engine's question must equal."},
                     "unordered_fields": {"type": "array", "items": field_enum, "uniqueItems": True,
