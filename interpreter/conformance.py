@@ -131,6 +131,9 @@ def replay_vector(rules: Rules, vector: dict) -> list[str]:
 
     The first difference stops the run (what follows it would only repeat it), so the list names where the
     engines part: an event, a question (a field of the decision) or the final position."""
+    wrong = _format_problem(vector)  # another format or version has other fields: say so, not KeyError
+    if wrong:
+        return wrong
     compare = vector["compare"]
     fields, unordered = compare["decision_fields"], set(compare.get("unordered_fields") or ())
     excluded = set(compare["event_fields_excluded"])

@@ -197,6 +197,8 @@ def test_a_vector_of_the_old_format_or_off_its_schema_fails_before_any_replay(sm
     old["decisions"] = [d["answer"] for d in old["decisions"]]
     del old["compare"]
     (small_folder / RENLY.name).write_text(json.dumps(old))
+    assert replay_vector(None, old) == ["vector format version 1; this checker reads version 2 (regenerate with "
+                                        "`maester conformance --write DIR`)"]
     report = check_directory(small_folder)
     assert not report.ok and report.conforming == 1
     assert report.failures == {RENLY.name: ["vector format version 1; this checker reads version 2 (regenerate "
