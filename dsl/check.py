@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
-from .kinds import REF_KINDS, Key, Kind
+from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 
 # ---- the symbol table ---------------------------------------------------------------------------
@@ -26,6 +26,12 @@ class Declaration:
     entry: ast.Entry
     body: list[ast.Item]  # block items after splitting shared lines
     parent: str | None = None  # the board/overlay an area or port is declared in
+    derives: str | None = None  # `KIND ID "Name" from PARENT`: the id it derives from (dsl/patch.py)
+    derives_span: Span | None = None
+    patched: bool = False  # made by a variant's `patch` (same id as its parent)
+    entry_body: list[ast.Item] | None = None  # the entries as written, before a patch is resolved
+    patch_entry: ast.Entry | None = None
+    unresolved: bool = False  # its parent is unknown (reported): not compiled, so no cascade of errors
 
 
 @dataclass
@@ -71,6 +77,15 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
             out.append(item)
             continue
         head, head_span, values = item.head, item.head_span, list(item.values)
+        if head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
+            cut = next((i for i, v in enumerate(values) if i > 0 and isinstance(v, ast.Name)
+                        and (v.text in PATCH_OPS or v.text in kind.keys)), len(values))
+            out.append(ast.Entry(head, tuple(values[:cut]), item.block, item.span, head_span))
+            if cut < len(values):
+                nxt = values[cut]
+                rest = ast.Entry(nxt.text, tuple(values[cut + 1:]), item.block, item.span, nxt.span)  # type: ignore
+                out.extend(split_entries([rest], kind, diags))
+            continue
         while True:
             key = kind.keys.get(head)
             if key is None:
@@ -112,7 +127,9 @@ def _type_word(t: str) -> str:
         return t[5:]
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
-    words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}
+    words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>",
+             "house-or-every": f"<house id>|{EVERY}", "loan-or-random": "<loan id>|random",
+             "patch-target": f"<id>|[<id>, ...]|{EVERY}"}
     return words.get(t, f"<{t}>")
 
 
@@ -165,6 +182,19 @@ class Checker:
             return None
         if type_.startswith("ref:"):
             return self.ref(expr, type_[4:], key)
+        if type_ in ("house-or-every", "loan-or-random"):
+            special = EVERY if type_ == "house-or-every" else "random"
+            if isinstance(expr, ast.Name) and expr.text == special:
+                return special
+            return self.ref(expr, type_.split("-or-")[0], key)
+        if type_ == "patch-target":  # checked against the patched kind by the compiler
+            if isinstance(expr, ast.Name):
+                return [expr.text] if expr.text != EVERY else EVERY
+            if isinstance(expr, ast.ListExpr) and all(isinstance(i, ast.Name) for i in expr.items):
+                return [i.text for i in expr.items]  # type: ignore[union-attr]
+            d.error("wrong-value", f"'{key}' expects an id, a list of ids or '{EVERY}', got {_expr_word(expr)}",
+                    expr.span)
+            return None
         if type_.startswith("list:"):
             if not isinstance(expr, ast.ListExpr):
                 d.error("wrong-value", f"'{key}' expects a list [a, b, ...], got {_expr_word(expr)}",

@@ -48,14 +48,18 @@ def _card_sets(bundle: dict, diags: Diagnostics) -> None:
         used.update(v.get("house_card_sets") or [])
         if v.get("vassal_card_set"):
             used.add(v["vassal_card_set"])
+        for g in v.get("patches", {}).get("games", {}).values():
+            used.update(g.get("house_card_sets") or [])
     decks: dict[tuple[str, str], list[dict]] = {}
-    for c in cards.values():
-        decks.setdefault((c["set"], c["house"] or "vassal"), []).append(c)
+    for sid, rec in bundle.get("card_sets", {}).items():  # a set lists its cards (derived sets included)
+        for cid in rec.get("cards", []):
+            c = cards[cid]
+            decks.setdefault((sid, c["house"] or "vassal"), []).append(c)
     sizes = Counter(len(d) for d in decks.values())
     usual = sizes.most_common(1)[0][0] if sizes else 7
     strengths = Counter(_shape(d)[0] for d in decks.values())
     for sid, rec in bundle.get("card_sets", {}).items():
-        if not any(c["set"] == sid for c in cards.values()):
+        if not rec.get("cards"):
             diags.warning("empty-set", f"card set '{sid}' has no cards", _span(rec.get("source")))
         elif sid not in used:
             diags.warning("unreachable-set", f"card set '{sid}' is used by no rules set or variant",

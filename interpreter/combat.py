@@ -453,7 +453,7 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
         ctrl = g.controller(area)
         if ctrl not in (None, house):
             continue  # e.g. an empty home area of another house (R21.3.3, D8)
-        if g.board.area(area).is_port and len(g.state.units_in(area)) + len(units) > 3:
+        if g.board.area(area).is_port and len(g.state.units_in(area)) + len(units) > g.port_capacity:
             continue
         out.append(area)
     return out
