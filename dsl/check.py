@@ -328,18 +328,18 @@ class EffectChecker:
                     return None
                 return self.ability(item, scope)
             case ast.If(condition=cond, then=then, otherwise=otherwise):
-                out = {"if": self.expr(cond, "bool", scope), "then": self.block(then, scope)}
+                out = {"node": "if", "if": self.expr(cond, "bool", scope), "then": self.block(then, scope)}
                 if otherwise is not None:
                     out["else"] = self.block(otherwise, scope)
                 return out
             case ast.For(var=var, iterable=it, body=body):
                 lowered, t = self.infer(it, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
-                return {"for": var, "in": lowered, "body": self.block(body, scope.child(**{var: elem}))}
+                return {"node": "for", "for": var, "in": lowered, "body": self.block(body, scope.child(**{var: elem}))}
             case ast.Choose(var=var, options=opts, by=by, count=count, distinct=distinct, body=body):
                 lowered, t = self.infer(opts, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
-                out = {"choose": var, "from": lowered, "by": self._chooser(by, scope, item.span)}
+                out = {"node": "choose", "choose": var, "from": lowered, "by": self._chooser(by, scope, item.span)}
                 if count is not None:
                     out["count"] = self.expr(count, "int", scope)
                 if distinct:
@@ -348,7 +348,7 @@ class EffectChecker:
                 out["at"] = str(item.span)  # decisions and their events point at this line
                 return out
             case ast.May(by=by, pay=pay, condition=cond, body=body, otherwise=otherwise):
-                out = {"may": self._chooser(by, scope, item.span)}
+                out = {"node": "may", "may": self._chooser(by, scope, item.span)}
                 if pay is not None:
                     out["pay"] = self.expr(pay, "int", scope)
                 if cond is not None:
@@ -361,7 +361,7 @@ class EffectChecker:
             case ast.Let(var=var, value=value):
                 lowered, t = self.infer(value, scope, None)
                 scope.variables[var] = t or "any"
-                return {"let": var, "value": lowered}
+                return {"node": "let", "let": var, "value": lowered}
             case ast.Option():
                 d.error("misplaced-option", "'option' belongs in the block of choose-one(...)", item.span)
                 return None
@@ -382,7 +382,7 @@ class EffectChecker:
                              "ability", item.trigger_span, hint_for(item.trigger, allowed, show_all=20))
             return None
         inner = Scope(scope.context, trig.name, dict(scope.variables), scope.chooser, scope.where)
-        out: dict = {"trigger": trig.name}
+        out: dict = {"node": "ability", "trigger": trig.name}
         if item.condition is not None:
             out["if"] = self.expr(item.condition, "bool", inner)
         out["body"] = self.block(item.body, inner)
@@ -396,7 +396,7 @@ class EffectChecker:
             self.diags.error("missing-chooser", "who decides? this effect has no owner to default to",
                              span, "add 'by HOUSE', e.g. 'by targaryen' or 'by holder(iron-throne)'")
             return None
-        return {"var": scope.chooser}
+        return {"node": "var", "var": scope.chooser}
 
     def call_statement(self, call: ast.Call, block, scope: Scope) -> dict | None:
         prim = self._primitive(call, "effect")
@@ -406,7 +406,7 @@ class EffectChecker:
             where = f"in a {scope.context} effect" if scope.window is None else f"in '{scope.window}'"
             self.diags.error("wrong-window", f"'{prim.name}' cannot be used {where}", call.name_span,
                              f"'{prim.name}' works in: {', '.join(prim.windows)}")
-        out: dict = {"do": prim.name, "args": self.args(call, prim, scope), "at": str(call.span)}
+        out: dict = {"node": "call", "do": prim.name, "args": self.args(call, prim, scope), "at": str(call.span)}
         if prim.block == "options":
             if block is None:
                 self.diags.error("missing-block", f"'{prim.name}' needs a block of 'option' entries",
@@ -427,7 +427,7 @@ class EffectChecker:
             if item.key in keys:
                 self.diags.error("duplicate-option", f"option '{item.key}' is given twice", item.span)
             keys.add(item.key)
-            opt: dict = {"option": item.key, "text": item.text}
+            opt: dict = {"node": "option", "option": item.key, "text": item.text}
             if item.condition is not None:
                 opt["if"] = self.expr(item.condition, "bool", scope)
             opt["body"] = self.block(item.body, scope)
@@ -514,7 +514,7 @@ class EffectChecker:
             case ast.Bool(value=v):
                 return v, "bool"
             case ast.Str(value=v):
-                return {"text": v}, "text"
+                return {"node": "text", "text": v}, "text"
             case ast.Name():
                 return self.name(expr, scope, expected, what)
             case ast.ListExpr(items=items):
@@ -529,43 +529,45 @@ class EffectChecker:
                     if t:
                         types.add(t)
                 elem = types.pop() if len(types) == 1 else (elem_expected or "any")
-                return {"list": lowered}, f"list:{elem}"
+                return {"node": "list", "list": lowered}, f"list:{elem}"
             case ast.Call():
                 prim = self._primitive(expr, "query")
                 if prim is None:
                     return None, None
-                return {"query": prim.name, "args": self.args(expr, prim, scope)}, prim.returns
+                return {"node": "query", "query": prim.name, "args": self.args(expr, prim, scope)}, prim.returns
             case ast.Not(operand=op):
-                return {"op": "not", "args": [self.expr(op, "bool", scope)]}, "bool"
+                return {"node": "op", "op": "not", "args": [self.expr(op, "bool", scope)]}, "bool"
             case ast.Neg(operand=op):
-                return {"op": "neg", "args": [self.expr(op, "int", scope)]}, "int"
+                return {"node": "op", "op": "neg", "args": [self.expr(op, "int", scope)]}, "int"
             case ast.BinOp(op=op, left=left, right=right):
                 if op in ("and", "or"):
-                    return {"op": op, "args": [self.expr(left, "bool", scope), self.expr(right, "bool", scope)]}, "bool"
+                    return {"node": "op", "op": op,
+                            "args": [self.expr(left, "bool", scope), self.expr(right, "bool", scope)]}, "bool"
                 if op in ("<", "<=", ">", ">="):
-                    return {"op": op, "args": [self.expr(left, "int", scope), self.expr(right, "int", scope)]}, "bool"
+                    return {"node": "op", "op": op,
+                            "args": [self.expr(left, "int", scope), self.expr(right, "int", scope)]}, "bool"
                 if op in ("==", "!="):
                     lo, lt = self.infer(left, scope, None)
                     ro = self.expr(right, lt or "any", scope)
-                    return {"op": op, "args": [lo, ro]}, "bool"
+                    return {"node": "op", "op": op, "args": [lo, ro]}, "bool"
                 # + - *: numbers; `+` also joins two lists
                 lo, lt = self.infer(left, scope, expected if op == "+" else "int")
                 if op == "+" and lt and lt.startswith("list:"):
-                    return {"op": "+", "args": [lo, self.expr(right, lt, scope)]}, lt
+                    return {"node": "op", "op": "+", "args": [lo, self.expr(right, lt, scope)]}, lt
                 if lt and lt != "int":
                     self.diags.error("wrong-type", f"'{op}' needs numbers, got {_type_phrase(lt)}", left.span)
-                return {"op": op, "args": [lo, self.expr(right, "int", scope)]}, "int"
+                return {"node": "op", "op": op, "args": [lo, self.expr(right, "int", scope)]}, "int"
         raise AssertionError(expr)
 
     def name(self, expr: ast.Name, scope: Scope, expected: str | None, what: str) -> tuple[object, str | None]:
         text = expr.text
         if text in scope.variables:
-            return {"var": text}, scope.variables[text]
+            return {"node": "var", "var": text}, scope.variables[text]
         target = expected[5:] if expected and expected.startswith("list:") else expected
         candidates = self._id_types(text)
         if target and target != "any":
             if target in candidates:
-                return {"id": text, "type": target}, target
+                return {"node": "id", "id": text, "type": target}, target
             pool = self._pool(target)
             if pool is not None:
                 known = ", ".join(f"a {t}" for t in candidates) if candidates else None
@@ -577,9 +579,9 @@ class EffectChecker:
                 return None, None
         if len(candidates) == 1:
             t = candidates[0]
-            return {"id": text, "type": t}, t
+            return {"node": "id", "id": text, "type": t}, t
         if len(candidates) > 1:
-            return {"id": text, "type": candidates[0]}, candidates[0]
+            return {"node": "id", "id": text, "type": candidates[0]}, candidates[0]
         # No type to go by: guess what was meant from the closest known name of any kind.
         import difflib
 
@@ -672,9 +674,9 @@ def _default_json(value: object, type_: str) -> object:
     if isinstance(value, bool | int):
         return value
     if isinstance(value, list):
-        return {"list": list(value)}
+        return {"node": "list", "list": list(value)}
     if isinstance(value, str):
-        return {"id": value, "type": type_}
+        return {"node": "id", "id": value, "type": type_}
     return value
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import Diagnostics, Span
+from .effect_tree import kind, walk
 
 _NEVER_BOTH = {("is-winner", "is-loser"), ("is-attacker", "is-defender")}
 
@@ -88,14 +89,14 @@ def _never(expr) -> bool:
     """A condition that is false whatever the game: constants, and pairs that exclude each other."""
     if expr is False:
         return True
-    if not isinstance(expr, dict) or "op" not in expr:
+    if kind(expr) != "op":
         return False
     op, args = expr["op"], expr["args"]
     if op == "and":
         if _never(args[0]) or _never(args[1]):
             return True
         a, b = args
-        if all(isinstance(x, dict) and "query" in x for x in (a, b)):
+        if all(kind(x) == "query" for x in (a, b)):
             pair = tuple(sorted((a["query"], b["query"])))
             if pair in {tuple(sorted(p)) for p in _NEVER_BOTH} and a["args"] == b["args"]:
                 return True
@@ -114,12 +115,13 @@ def _never(expr) -> bool:
 def _statements(cid: str, block: list, at: str | None, diags: Diagnostics) -> None:
     for st in block:
         where = st.get("at") or at
-        if "if" in st and _never(st["if"]):
+        node = kind(st)
+        if node == "if" and _never(st["if"]):
             diags.warning("never-holds", f"{cid}: this condition can never hold", _span(where))
         for binder in ("let", "for", "choose"):
-            repeat = binder == "for" and isinstance(st.get("in"), dict) and all(
-                isinstance(x, int) for x in st["in"].get("list", [None]))  # `for i in [1, 2]`: do it twice
-            if binder in st and not repeat:
+            repeat = binder == "for" and kind(st.get("in")) == "list" and all(
+                isinstance(x, int) for x in st["in"]["list"] or [None])  # `for i in [1, 2]`: do it twice
+            if node == binder and not repeat:
                 name = st[binder]
                 rest = st.get("body", []) if binder != "let" else block[block.index(st) + 1:]
                 if not _uses(rest, name):
@@ -133,10 +135,4 @@ def _statements(cid: str, block: list, at: str | None, diags: Diagnostics) -> No
 
 
 def _uses(node, name: str) -> bool:
-    if isinstance(node, dict):
-        if node.get("var") == name:
-            return True
-        return any(_uses(v, name) for k, v in node.items() if k != "at")
-    if isinstance(node, list):
-        return any(_uses(x, name) for x in node)
-    return False
+    return any(kind(n) == "var" and n["var"] == name for n in walk(node))

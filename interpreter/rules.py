@@ -23,10 +23,11 @@ class Rules:
     # ---- loading
     @classmethod
     def from_file(cls, path: str | Path, validate: bool = True) -> Rules:
+        from maester.dsl.effect_tree import upgrade_bundle
         from maester.dsl.validate import validate_bundle
 
         diags = Diagnostics()
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = upgrade_bundle(json.loads(Path(path).read_text(encoding="utf-8")))  # 1.0: effects get their tags
         if validate:
             validate_bundle(data, diags, str(path))
             if diags.errors:

@@ -661,6 +661,11 @@ def docs(write: Annotated[bool, typer.Option("--write", help="Refresh the genera
         if bundle_doc.exists() and schema_file.exists():
             changed = refresh_bundle_doc(bundle_doc, json.loads(schema_file.read_text(encoding="utf-8")))
             err.print(f"{'updated' if changed else 'unchanged'}: {bundle_doc}")
+        from maester.dsl.effect_docs import refresh_effects_doc  # the effect specification (docs/effects.md)
+
+        effects_doc = path.parent / "effects.md"
+        if effects_doc.exists():
+            err.print(f"{'updated' if refresh_effects_doc(effects_doc) else 'unchanged'}: {effects_doc}")
     else:
         sys.stdout.write(reference_markdown())
 
