@@ -122,9 +122,11 @@ _KINDS = [
     # asked by card effects (they cite their card's rule)
     DecisionKind("may", "the house a card's `may` names", "R20.2", YES_NO, "use the optional effect"),
     DecisionKind("choose", "the house a card's `choose` names", "R20.2",
-                 {"anyOf": [{"type": "string", "pattern": f"^{ID}(#[0-9]+)?$"}, COUNT]},
+                 # `@attack` stands for the attacking army on the march during a combat (combat.ATTACK)
+                 {"anyOf": [{"type": "string", "pattern": f"^{ID}$"},
+                            {"type": "string", "pattern": f"^({ID}|@attack)#[0-9]+$"}, COUNT]},
                  "one element of the effect's set: a card, area, house or number, or a unit as AREA#INDEX (its "
-                 "place in the area's unit list)"),
+                 "place in the area's unit list; `@attack#INDEX` for a unit of the attacking army on the march)"),
     DecisionKind("choose-one", "the house a card's `option` list names", "R20.2",
                  {"type": "string", "pattern": f"^{ID}$"}, "the label of the option taken (a, b, c... or the "
                  "option's own word, e.g. up/down)"),
@@ -190,7 +192,7 @@ def decision_schema() -> dict:
     branches = []
     for k in _KINDS:
         branches.append({"if": {"properties": {"kind": {"const": k.kind}}},
-                         "then": {"properties": {"options": {"items": k.answers}}},
+                         "then": {"properties": {"options": {"type": "array", "items": k.answers}}},
                          })
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

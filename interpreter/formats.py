@@ -6,6 +6,7 @@
 | decision | decision.schema.json    | `Decision.to_json` (generated from decision_kinds.py) |
 | position | position.schema.json    | `Game.to_state`, `maester play --save` |
 | log      | log.schema.json         | `maester play --log`                |
+| vector   | vector.schema.json      | `conformance.write_vectors` (generated from vector_format.py) |
 
 `problems(format, doc)` lists every violation with its JSON pointer (empty: valid).
 """
@@ -21,7 +22,8 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 
 FORMAT_FILES = {"state": "state.schema.json", "decision": "decision.schema.json",
-                "position": "position.schema.json", "log": "log.schema.json"}
+                "position": "position.schema.json", "log": "log.schema.json",
+                "vector": "vector.schema.json"}
 
 
 @cache

@@ -74,7 +74,8 @@ def test_a_game_played_with_a_pack_replays(tmp_path):
 def test_missing_or_empty_folders_fail_having_checked_nothing(tmp_path, command):
     empty = tmp_path / "empty"
     empty.mkdir()
-    for folder, words in ((empty, "holds no"), (tmp_path / "missing", "no such file or folder")):
+    nothing = "no conformance vector" if command == "conformance" else "holds no"
+    for folder, words in ((empty, nothing), (tmp_path / "missing", "no such file or folder")):
         args = [command, str(folder)] + ([str(folder)] if command == "diff" else [])
         r = run(*args)
         assert r.exit_code == 1 and words in r.output, r.output

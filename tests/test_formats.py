@@ -105,7 +105,7 @@ def _undescribed(node, path=()):
                     yield from _undescribed(item, (*path, key))
 
 
-@pytest.mark.parametrize("name", ["bundle", "state", "position", "log", "decision"])
+@pytest.mark.parametrize("name", ["bundle", "state", "position", "log", "decision", "vector"])
 def test_every_field_of_every_format_has_a_meaning(name):
     schema = json.loads((REPO / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
     missing = sorted(set(_undescribed(schema)))

@@ -17,8 +17,8 @@ import networkx as nx
 from .conftest import REPO
 
 LAYERS = [
-    ("core", {"rng", "state", "board", "rules", "decisions", "decision_kinds", "formats", "control", "position",
-              "procedures", "events"}),
+    ("core", {"rng", "state", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
+              "position", "procedures", "events"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),

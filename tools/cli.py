@@ -714,18 +714,6 @@ def explain(
     run.finish(EXIT_PROBLEM if failed else 0)
 
 
-def _vector_problems(rules, path: Path) -> list[str]:
-    from maester.interpreter.conformance import replay_vector
-
-    try:
-        vector = read_json(path, "a conformance vector")
-        return replay_vector(rules, vector)
-    except MaesterError as e:
-        return [e.diagnostics.items[0].message]
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:  # a malformed vector differs
-        return [f"malformed vector ({type(e).__name__}: {e})"]
-
-
 @app.command()
 @command("conformance")
 def conformance(
@@ -735,7 +723,7 @@ def conformance(
     scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
-    from maester.interpreter.conformance import write_vectors
+    from maester.interpreter.conformance import check_directory, write_vectors
 
     if write:
         _scenario_files([scenarios])
@@ -756,22 +744,14 @@ def conformance(
         run.finish()
         return
     need_path(directory, "a folder of conformance vectors", "dir")
-    files = sorted(p for p in directory.glob("*.json") if p.name not in ("index.json", "bundle.json"))
-    if not files:
-        raise fail("no-vectors", "holds no conformance vectors (*.json)", directory,
-                   "generate them with `maester conformance --write`")
-    rules = _rules(run, None, None)
-    failed = 0
-    vectors = []
-    for path in files:
-        problems = _vector_problems(rules, path)
-        vectors.append({"file": path.name, "ok": not problems, "problems": problems})
-        if problems:
-            failed += 1
-            run.say(f"✗ {path.name}: {problems[0]}", markup=False)
-    run.result = {"directory": str(directory), "conform": len(files) - failed, "differ": failed, "vectors": vectors}
-    run.say(f"{len(files) - failed} conform, {failed} differ", markup=False)
-    run.finish(EXIT_PROBLEM if failed else 0)
+    report = check_directory(directory)  # nothing to check is an error (MaesterError), never a pass
+    for name, problems in report.failures.items():
+        run.say(f"✗ {name}: {problems[0]}", markup=False)
+    run.result = {"directory": str(directory), "conform": report.conforming, "differ": len(report.failures),
+                  "vectors": [{"file": n, "ok": n not in report.failures, "problems": report.failures.get(n, [])}
+                              for n in report.checked]}
+    run.say(f"{report.conforming} conform, {len(report.failures)} differ", markup=False)
+    run.finish(EXIT_PROBLEM if not report.ok else 0)
 
 
 # ---- diff -------------------------------------------------------------------------------------------------
