@@ -70,19 +70,19 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
         if not isinstance(item, ast.Entry):
             out.append(item)
             continue
-        head, head_span, values = item.head, item.head_span, list(item.values)
-        while True:
+        head, head_span, values, at = item.head, item.head_span, item.values, 0
+        while True:  # `at` walks the line's values: no copying of the rest (a long line stays linear)
             key = kind.keys.get(head)
             if key is None:
                 _unknown_key(head, head_span, kind, diags)
                 break
             n = len(key.values)
-            if len(values) <= n:
-                out.append(ast.Entry(head, tuple(values), item.block, item.span, head_span))
+            if len(values) - at <= n:
+                out.append(ast.Entry(head, tuple(values[at:]), item.block, item.span, head_span))
                 break
-            out.append(ast.Entry(head, tuple(values[:n]), None, item.span, head_span))
-            nxt = values[n]
-            values = values[n + 1:]
+            out.append(ast.Entry(head, tuple(values[at:at + n]), None, item.span, head_span))
+            nxt = values[at + n]
+            at += n + 1
             if not isinstance(nxt, ast.Name):
                 diags.error("extra-value", f"'{head}' takes {n} value{'s' if n != 1 else ''}; "
                             "this one is extra", nxt.span,
@@ -188,7 +188,8 @@ class Checker:
         return expr.text
 
     # -- a declaration's keys
-    def keys(self, decl_kind: Kind, items: list[ast.Item], where: str) -> tuple[dict, list[ast.Entry]]:
+    def keys(self, decl_kind: Kind, items: list[ast.Item], where: str,
+             anchor: Span | None = None) -> tuple[dict, list[ast.Entry]]:
         """Check the entries of a block against the kind's keys.
 
         Returns {key: value | [values] | True} and the entries that carry nested blocks, for the caller.
@@ -222,8 +223,7 @@ class Checker:
                 found[item.head] = value
         for key in decl_kind.keys.values():
             if key.required and key.name not in found:
-                anchor = items[0].span if items else None
-                self.diags.error("missing-key", f"{where} needs '{key.name}'", anchor,
+                self.diags.error("missing-key", f"{where} needs '{key.name}'", items[0].span if items else anchor,
                                  f"add: {key.name} {_describe_values(key)}".rstrip())
         return found, [i for i in items if isinstance(i, ast.Entry) and i.block is not None]
 
@@ -380,12 +380,12 @@ class EffectChecker:
                 self.diags.error("missing-block", f"'{prim.name}' needs a block of 'option' entries",
                                  call.span)
             else:
-                out["options"] = self.options(block, scope)
+                out["options"] = self.options(block, scope, call.span)
         elif block is not None:
             self.diags.error("unexpected-block", f"'{prim.name}' takes no {{ ... }} block", call.span)
         return out
 
-    def options(self, items, scope: Scope) -> list[dict]:
+    def options(self, items, scope: Scope, span: Span | None = None) -> list[dict]:
         out, keys = [], set()
         for item in items:
             if not isinstance(item, ast.Option):
@@ -401,7 +401,7 @@ class EffectChecker:
             opt["body"] = self.block(item.body, scope)
             out.append(opt)
         if not out:
-            self.diags.error("missing-option", "a choice needs at least one option", None)
+            self.diags.error("missing-option", "a choice needs at least one option", span)
         return out
 
     # -- calls and arguments

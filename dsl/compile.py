@@ -238,7 +238,8 @@ class Compiler:
     # -- one declaration
     def lower(self, decl: Declaration, kind: Kind) -> dict | None:
         where = f"{kind.name} '{decl.id}'"
-        found, blocks = self.check.keys(kind, decl.body, where)
+        errors_before = self.diags.error_count
+        found, blocks = self.check.keys(kind, decl.body, where, decl.entry.head_span)
         record = {"id": decl.id, "name": decl.name, **_generic(kind, found)}
         for entry in blocks:
             key = kind.keys[entry.head]
@@ -252,7 +253,7 @@ class Compiler:
             elif key.block:
                 sub = KINDS[key.block]
                 sub_body = split_entries(entry.block or (), sub, self.diags)
-                sub_found, _ = self.check.keys(sub, sub_body, f"{entry.head} block")
+                sub_found, _ = self.check.keys(sub, sub_body, f"{entry.head} block", entry.head_span)
                 self._nested(record, entry, sub_found)
         if kind.effect_context:
             abilities = []
@@ -273,6 +274,8 @@ class Compiler:
                     self.diags.error("misplaced-statement", f"effect statements do not belong directly in {where}",
                                      item.span, _effect_keys_hint(kind))
         record["source"] = str(decl.entry.span)
+        if self.diags.error_count > errors_before:
+            return None  # its errors are reported and no bundle is written: do not shape a broken record
         return _post_process(kind.name, record)
 
     def _nested(self, record: dict, entry: ast.Entry, found: dict) -> None:
@@ -288,7 +291,7 @@ class Compiler:
     def area_record(self, decl: Declaration) -> dict | None:
         kind = KINDS[decl.kind]
         where = f"{decl.kind} '{decl.id}'"
-        found, _ = self.check.keys(kind, decl.body, where)
+        found, _ = self.check.keys(kind, decl.body, where, decl.entry.head_span)
         return self._area_from_found(decl.kind, decl.id, decl.name, found, decl.entry.span, where)
 
     def _area_from_found(self, kind: str, ident: str, name, found: dict, span: Span, where: str) -> dict | None:
@@ -320,7 +323,8 @@ class Compiler:
         """The steps of a board or overlay body, in written order."""
         kind = KINDS[decl.kind]
         where = f"{decl.kind} '{decl.id}'"
-        self.check.keys(kind, decl.body, where)  # reports unknown/duplicate/missing keys and bad refs
+        # reports unknown/duplicate/missing keys and bad refs
+        self.check.keys(kind, decl.body, where, decl.entry.head_span)
         changes: list[Change] = []
         for item in decl.body:
             if not isinstance(item, ast.Entry):
@@ -336,7 +340,7 @@ class Compiler:
             elif item.head == "change" and ids:
                 sub_kind = KINDS["area-change"]
                 body = split_entries(item.block or (), sub_kind, self.diags)
-                found, _ = self.check.keys(sub_kind, body, f"change {ids[0]}")
+                found, _ = self.check.keys(sub_kind, body, f"change {ids[0]}", item.head_span)
                 changes.append(Change("change", item.span, _area_changes(found), ids[:1]))
             elif item.head in ("remove-area",) and ids:
                 changes.append(Change("remove-area", item.span, None, ids[:1]))
