@@ -19,6 +19,7 @@ from .boards import BoardBuild, Change, apply_changes, board_json, validate_boar
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .kinds import KINDS, Kind
+from .limits import MAX_FILE_CHARS
 from .parse import parse_text
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
@@ -77,12 +78,19 @@ def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source
                         f"content files end in {CONTENT_SUFFIX}")
             continue
         try:
+            if f.is_file() and f.stat().st_size > 4 * MAX_FILE_CHARS:  # too large even before decoding
+                diags.error("file-too-large", f"{label} has {f.stat().st_size:,} bytes; content files are at most "
+                            f"{MAX_FILE_CHARS:,} characters", Span(label, 0, 0), "split the content over several files")
+                continue
             sources.append(Source(label, f.read_text(encoding="utf-8")))
         except FileNotFoundError:
-            diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
+            if f.exists() or f.is_symlink():  # a broken link; a missing path is reported below
+                diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
         except UnicodeDecodeError as e:
             diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})",
                         Span(label, 0, 0))
+        except OSError as e:  # a folder named *.mst, no permission, a device...
+            diags.error("unreadable", f"{label} cannot be read: {e.strerror or e}", Span(label, 0, 0))
     for p in paths:
         if not p.exists():
             diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
