@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from .check import MAX_NUMBER
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS, Primitive
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
 
@@ -57,7 +58,7 @@ def effect_schema() -> dict:
                            "text, var, id, list, query, op.",
             "if": {"type": "object"},
             "then": {"$ref": "#/$defs/expr-object"},
-            "else": {"type": ["integer", "boolean"]},
+            "else": {"type": ["integer", "boolean"], "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER},
         },
         "expr-object": _dispatch_by_key(["text", "var", "id", "list", "query", "op"],
                                         {"op": "operator"}),

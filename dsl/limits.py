@@ -17,7 +17,8 @@ from .diagnostics import Diagnostics, Span
 MAX_FILE_CHARS = 1_000_000  # one content file
 MAX_LINE_CHARS = 2_000  # one line
 MAX_NUMBER_DIGITS = 9  # a number literal; values are further bounded by check.MAX_NUMBER
-MAX_DEPTH = 64  # nesting of blocks, statements and expressions, counted in syntax-tree levels
+MAX_DEPTH = 44  # nesting of blocks, statements and expressions, counted in syntax-tree levels
+MAX_JSON_DEPTH = 90  # nesting of a bundle, log or scenario read as JSON (content within MAX_DEPTH stays below)
 MAX_SYNTAX_ERRORS = 50  # broken lines reported per file before the parser gives the file up
 
 # One pass over the text, token by token, so digits inside names, strings and comments are not numbers.
@@ -130,3 +131,17 @@ def _span_at(file: str, line_starts: list[int], offset: int, width: int) -> Span
     index = bisect.bisect_right(line_starts, offset) - 1
     column = offset - line_starts[index] + 1
     return Span(file, index + 1, column, index + 1, column + max(1, width))
+
+
+def json_depth_problem(data: object) -> str | None:
+    """Why `data` nests too deeply to be validated (the schema validator recurses), or None."""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return f"the JSON nests deeper than {MAX_JSON_DEPTH} levels"
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
+    return None

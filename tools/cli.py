@@ -163,8 +163,8 @@ def compile_cmd(
 @app.command()
 @friendly
 def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
-    """Check a compiled bundle against the JSON Schemas."""
-    from maester.dsl.validate import validate_bundle
+    """Check a compiled bundle against the JSON Schemas and for dangling references."""
+    from maester.interpreter.rules import validate_all
 
     diags = Diagnostics()
     label = str(bundle)
@@ -176,10 +176,11 @@ def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSO
     except json.JSONDecodeError as e:
         diags.error("not-json", f"{label} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
         raise MaesterError(diags) from None
-    validate_bundle(data, diags, label)
+    validate_all(data, diags, label)  # the schema, then cross-references and effect types
     if diags.errors:
         raise MaesterError(diags)
-    out.print(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+    out.print(f"[green]OK[/green]: {label} matches the bundle schema {BUNDLE_FORMAT_VERSION}; every "
+              "reference resolves.")
 
 
 class MapFormat(StrEnum):
