@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import yaml
+from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
@@ -29,6 +32,7 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
                  "dragon-tokens", "loyalty-points",
                  "commanders", "bank", "loan-deck", "loans", "loan-discount-holder", "leaving"}
+SCENARIO_SCHEMA = "scenario.schema.json"
 EXPECT_KEYS = {"events", "absent", "state", "winner", "decisions-left", "error"}
 
 
@@ -40,6 +44,36 @@ def _fail(path: str, message: str, hint: str | None = None) -> ScenarioError:
     diags = Diagnostics()
     diags.error("scenario", message, Span(path, 0, 0), hint)
     return ScenarioError(diags)
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    schema = json.loads(resources.files("maester.schemas").joinpath(SCENARIO_SCHEMA).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _validate(data: dict, label: str) -> None:
+    """Every value of the wrong type or out of range, each named by its place, before anything runs."""
+    from maester.dsl.limits import json_depth_problem
+
+    problem = json_depth_problem(data)
+    if problem:
+        raise _fail(label, f"{label}: {problem}")
+    try:
+        errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    except TypeError:  # YAML keys that are not strings (numbers, dates) cannot be checked by name
+        raise _fail(label, f"{label}: every key of a scenario is a word", "quote keys like 1: or yes:") from None
+    if not errors:
+        return
+    diags = Diagnostics()
+    for e in errors[:20]:
+        best = min(e.context, key=lambda c: len(c.message)) if e.context else e
+        place = ".".join(str(p) for p in best.absolute_path) or "the top level"
+        message = best.message if len(best.message) <= 200 else best.message[:200] + "..."
+        diags.error("scenario", f"{place}: {message}", Span(label, 0, 0),
+                    f"see docs/scenarios.md and schemas/{SCENARIO_SCHEMA}")
+    raise ScenarioError(diags)
 
 
 # ---- units shorthand: "lannister: knight, footman, footman(routed)" --------------------------------
@@ -108,15 +142,16 @@ class Scenario:
             raise _fail(label, f"unknown scenario key(s): {', '.join(sorted(unknown))}",
                         "allowed: " + ", ".join(sorted(SCENARIO_KEYS)))
         pos = data.get("position") or {}
-        bad = set(pos) - POSITION_KEYS
+        bad = set(pos) - POSITION_KEYS if isinstance(pos, dict) else set()  # a wrong type: _validate says so
         if bad:
             raise _fail(label, f"unknown position key(s): {', '.join(sorted(bad))}",
                         "allowed: " + ", ".join(sorted(POSITION_KEYS)))
         exp = data.get("expect") or {}
-        bad = set(exp) - EXPECT_KEYS
+        bad = set(exp) - EXPECT_KEYS if isinstance(exp, dict) else set()
         if bad:
             raise _fail(label, f"unknown expect key(s): {', '.join(sorted(bad))}",
                         "allowed: " + ", ".join(sorted(EXPECT_KEYS)))
+        _validate(data, label)
         return cls(label, data.get("name", Path(path).stem), list(data.get("rules", [])),
                    data.get("setup", "base-6p"), int(data.get("seed", 1)), pos, list(data.get("decisions") or []),
                    dict(data.get("defaults") or {}), data.get("otherwise", "fail"), data.get("stop-after"),
