@@ -68,7 +68,9 @@ def _validate(data: dict, label: str) -> None:
         return
     diags = Diagnostics()
     for e in errors[:20]:
-        best = min(e.context, key=lambda c: len(c.message)) if e.context else e
+        # a oneOf's alternatives: the one that is not `null` says what was meant
+        ctx = [c for c in e.context if c.schema != {"type": "null"}] or e.context
+        best = max(ctx, key=lambda c: (len(c.absolute_path), -len(c.message))) if ctx else e
         place = ".".join(str(p) for p in best.absolute_path) or "the top level"
         message = best.message if len(best.message) <= 200 else best.message[:200] + "..."
         diags.error("scenario", f"{place}: {message}", Span(label, 0, 0),
