@@ -87,8 +87,10 @@ def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source
             if f.exists() or f.is_symlink():  # a broken link; a missing path is reported below
                 diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
         except UnicodeDecodeError as e:
+            before = e.object[:e.start]  # where the bad byte is, as a line and column
+            line, column = before.count(b"\n") + 1, e.start - (before.rfind(b"\n") + 1) + 1
             diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})",
-                        Span(label, 0, 0))
+                        Span(label, line, column, line, column + 1), "content files are UTF-8 text")
         except OSError as e:  # a folder named *.mst, no permission, a device...
             diags.error("unreadable", f"{label} cannot be read: {e.strerror or e}", Span(label, 0, 0))
     for p in paths:

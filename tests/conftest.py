@@ -13,7 +13,7 @@ REFERENCE = REPO.parent / "shared" / "reference"
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run long stress tests")
     parser.addoption("--fuzz-seconds", type=float, default=None,
-                     help="time budget of each fuzz test in tests/fuzz/ (default: MAESTER_FUZZ_SECONDS or 3)")
+                     help="time budget of each fuzz test in tests/fuzz/ (default: MAESTER_FUZZ_SECONDS or 2)")
 
 
 def pytest_collection_modifyitems(config, items):

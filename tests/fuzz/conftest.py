@@ -1,4 +1,4 @@
-"""Fuzz budget and seed: a few seconds per test by default, as long as asked with --fuzz-seconds N."""
+"""Fuzz budget and seed: 2 seconds per test by default, as long as asked with --fuzz-seconds N."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-DEFAULT_SECONDS = 3.0
+DEFAULT_SECONDS = 2.0
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Fuzzing: hostile content text and mutated bundles never crash, hang or give an unlocated error.
 
-Each test runs for its time budget (3 s by default; `--fuzz-seconds N` or MAESTER_FUZZ_SECONDS for a
+Each test runs for its time budget (2 s by default; `--fuzz-seconds N` or MAESTER_FUZZ_SECONDS for a
 real campaign; MAESTER_FUZZ_SEED for another sequence) and always runs at least a minimum number of
 cases. A failure is minimized and saved under tests/fuzz/regressions/ (commit it with the fix: the
 regression test replays it from then on); the message names the saved file.
