@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from maester.dsl import MaesterError, compile_paths
-from maester.dsl.diagnostics import Diagnostics, Span
+from maester.dsl.diagnostics import Diagnostics
 from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 app = typer.Typer(
@@ -164,18 +164,11 @@ def compile_cmd(
 @friendly
 def validate(bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
     """Check a compiled bundle against the JSON Schemas and for dangling references."""
-    from maester.interpreter.rules import validate_all
+    from maester.interpreter.rules import read_bundle, validate_all
 
     diags = Diagnostics()
     label = str(bundle)
-    try:
-        data = json.loads(bundle.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        diags.error("no-such-file", f"{label}: no such file", Span(label, 0, 0))
-        raise MaesterError(diags) from None
-    except json.JSONDecodeError as e:
-        diags.error("not-json", f"{label} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
-        raise MaesterError(diags) from None
+    data = read_bundle(bundle, diags)  # a missing, unreadable, binary or non-JSON file: one error
     validate_all(data, diags, label)  # the schema, then cross-references and effect types
     if diags.errors:
         raise MaesterError(diags)
