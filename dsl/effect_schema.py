@@ -12,6 +12,8 @@ from .check import MAX_NUMBER
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS, Primitive
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
 
+MAX_ITEMS = 1000  # statements in a block, items in a list, options of a choice: bounds for hand-made bundles
+
 EFFECT_SCHEMA_ID = SCHEMA_BASE + "effect.schema.json"
 
 
@@ -75,7 +77,8 @@ def effect_schema() -> dict:
             "properties": {"id": {"type": "string"}, "type": {"type": "string"}},
             "required": ["id", "type"], "additionalProperties": False,
         },
-        "list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"}}},
+        "list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"},
+                                                                   "maxItems": MAX_ITEMS}},
                  "required": ["list"], "additionalProperties": False},
         "operator": {
             "type": "object",
@@ -86,7 +89,7 @@ def effect_schema() -> dict:
             "required": ["op", "args"], "additionalProperties": False,
         },
         "query": _dispatch_by_value("query", [q.name for q in queries], "query-"),
-        "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}},
+        "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}, "maxItems": MAX_ITEMS},
         "statement": _dispatch_by_key(["do", "if", "for", "choose", "may", "let"], {"do": "call"}),
         "call": _dispatch_by_value("do", [e.name for e in effects], "do-"),
         "if": {
@@ -141,7 +144,8 @@ def effect_schema() -> dict:
         props: dict = {"do": {"const": e.name}, "args": _args_schema(e), "at": {"type": "string"}}
         required = ["do", "args", "at"]
         if e.block == "options":
-            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/option"}, "minItems": 1}
+            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/option"}, "minItems": 1,
+                                "maxItems": MAX_ITEMS}
             required.append("options")
         defs[f"do-{e.name}"] = {"description": e.doc or e.english, "type": "object", "properties": props,
                                 "required": required, "additionalProperties": False}
