@@ -194,6 +194,7 @@ class _Checker:
                 for track in setup["influence"]:
                     if track not in tracks:
                         self.report(base + ["influence", track], f"'{track}' is not a track of the game")
+                self.decks(base, setup, self.ids("games")[setup["game"]])
                 stars = self.ids("games")[setup["game"]]["kings_court_stars"]
                 row = setup.get("kings_court_stars")
                 table = self.ids("tables").get(stars)
@@ -215,6 +216,65 @@ class _Checker:
                                  "area", areas, setup["board"])
                         for kind in start["units"]:
                             self.ref(base + [fld, house, i, "units", kind], kind, "unit_kinds", "unit kind")
+                    if house in self.ids("houses") and game_ok:
+                        self.starting_position(base + [fld, house], house, starts, setup["game"],
+                                               vassal=fld == "vassal_starting_units")
+
+    def decks(self, path: list, setup: dict, game: dict) -> None:
+        """Everything a game of this setup draws from exists: house cards for each house, the Westeros
+        decks, wildling cards, order tokens, and the Iron Bank's loans and slots."""
+        sets = set(game["house_card_sets"])
+        holders = {c["house"] for c in self.ids("house_cards").values() if c["set"] in sets}
+        for i, house in enumerate(setup["houses"]):
+            if house in self.ids("houses") and house not in holders:
+                self.report(path + ["houses", i], f"'{house}' has no house cards in the sets "
+                            f"{', '.join(sorted(sets)) or '(none)'} of game '{setup['game']}'")
+        if setup.get("vassals") and game.get("vassal_card_set") is None:
+            self.report(path + ["vassals"], f"a setup with vassals, but game '{setup['game']}' has no vassal "
+                        "card set")
+        decks = {c["deck"] for c in self.ids("westeros_cards").values()}
+        for deck in setup.get("westeros_decks") or game["westeros_decks"]:
+            if deck not in decks:
+                self.report(path + ["westeros_decks"], f"Westeros deck {deck} has no cards")
+        if not self.ids("wildling_cards"):
+            self.report(["wildling_cards"], "a game needs wildling cards")
+        order_sets = {o["set"] for o in self.ids("orders").values()}
+        for order_set in game.get("order_sets") or []:
+            if order_set not in order_sets:
+                self.report(["games", setup["game"], "order_sets"], f"no order token of the set '{order_set}'")
+        if setup.get("iron_bank"):
+            if not game.get("loan_costs"):
+                self.report(["games", setup["game"], "loan_costs"], "a setup with the Iron Bank needs the "
+                            "costs of the bank's slots")
+            if not self.ids("loans"):
+                self.report(path + ["iron_bank"], "a setup with the Iron Bank, but the bundle has no loans")
+
+    def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool) -> None:
+        """A setup is a legal position: within the house's unit limits (R1.8) and supply limits (R8.3).
+        The engine relies on it: a march out of an army far over its limits has no legal end to search for."""
+        from .control import fits_supply
+
+        totals: dict[str, int] = {}
+        per_area: dict[str, int] = {}
+        for start in starts:
+            for kind, n in start["units"].items():
+                totals[kind] = totals.get(kind, 0) + n
+                per_area[start["area"]] = per_area.get(start["area"], 0) + n
+        limits = self.ids("houses")[house]["unit_limits"]
+        for kind, n in sorted(totals.items()):
+            if kind in limits and n > limits[kind]:
+                self.report(path, f"{house} starts with {n} {kind} units; its limit is {limits[kind]}")
+        game = self.ids("games")[game_id]
+        rows = self.ids("tables").get(game["supply_limits"], {}).get("rows", {})
+        levels = sorted(int(k) for k in rows if k.isdigit())
+        if not levels:
+            return  # reported with the table
+        level = (game.get("vassal_supply") or 4) if vassal else self.ids("houses")[house]["starting_supply"]
+        row = rows[str(min(max(level, levels[0]), levels[-1]))]
+        if not fits_supply(list(per_area.values()), row):
+            sizes = sorted((n for n in per_area.values() if n > 1), reverse=True)
+            self.report(path, f"{house}'s starting armies {sizes} do not fit its supply limits {row} "
+                        f"(supply {level})")
 
     # ---- cards and their sets
     def cards(self) -> None:
