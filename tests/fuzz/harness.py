@@ -333,3 +333,65 @@ def save_regression(kind: str, name: str, payload: str | dict) -> Path:
         path = folder / f"{name}.mst"
         path.write_text(payload, encoding="utf-8", errors="surrogatepass")
     return path
+
+
+# ---- scenarios and game logs ----------------------------------------------------------------------
+
+HOSTILE_VALUES = [0, -1, 7, 10**6, 2**70, 3.5, 3.0, True, False, None, "", "nope", "stark", "winterfell", [], {},
+                  ["x"], {"a": 1}, "stark: dragon x3", "lannister: footman x999999", [[[]]]]
+
+
+def mutate_json(data, rng: random.Random, n: int = 2):
+    """Copy of a JSON/YAML value with `n` random leaves or branches replaced by hostile values."""
+    data = copy.deepcopy(data)
+    paths: list[list] = []
+    _paths(data, [], paths)
+    paths = [p for p in paths if p]
+    for _ in range(n):
+        if not paths:
+            break
+        path = rng.choice(paths)
+        node = data
+        try:
+            for step in path[:-1]:
+                node = node[step]
+            node[path[-1]] = copy.deepcopy(rng.choice(HOSTILE_VALUES))
+        except (KeyError, IndexError, TypeError):
+            continue
+    return data
+
+
+def scenario_failure(rules, text: str, folder: Path) -> str | None:
+    """None if loading and running the scenario text either works or fails with a MaesterError."""
+    from maester.interpreter.scenario import Scenario, run_scenario
+
+    path = folder / "fuzz.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        with time_guard():
+            run_scenario(rules, Scenario.load(path))
+    except MaesterError:
+        return None
+    except Hang:
+        return "hang"
+    except Exception as e:  # noqa: BLE001
+        return signature(e)
+    return None
+
+
+def log_failure(rules, data: dict, folder: Path) -> str | None:
+    """None if reading and replaying the log either works or fails with a MaesterError."""
+    from maester.interpreter.log import read_log, replay_log
+
+    path = folder / "fuzz-log.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        with time_guard():
+            replay_log(rules, read_log(path))
+    except MaesterError:
+        return None
+    except Hang:
+        return "hang"
+    except Exception as e:  # noqa: BLE001
+        return signature(e)
+    return None

@@ -9,6 +9,7 @@ regression test replays it from then on); the message names the saved file.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import string
 import time
@@ -106,3 +107,51 @@ def test_mutated_bundles_never_crash_a_game(fuzz_seconds, fuzz_seed, bundle):
 @pytest.mark.parametrize("text", ["", "\n", "}", "{", '"', "house-card", "# only a comment"])
 def test_tiny_inputs(text):
     assert content_failure(text) is None
+
+
+def test_mutated_scenarios_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
+    import yaml
+
+    from maester.interpreter.rules import Rules
+
+    from .harness import REGRESSIONS, mutate_json, scenario_failure
+
+    rules = Rules.default()
+    files = sorted((REGRESSIONS.parents[1] / "scenarios").rglob("*.yaml"))
+    findings: dict[str, str] = {}
+    n = 0
+    for i in _budget(fuzz_seconds, minimum=10):
+        rng = random.Random(f"{fuzz_seed}:{i}")
+        data = yaml.safe_load(rng.choice(files).read_text(encoding="utf-8"))
+        text = yaml.safe_dump(mutate_json(data, rng, rng.randint(1, 3)))
+        n += 1
+        failure = scenario_failure(rules, text, tmp_path)
+        if failure and failure not in findings:
+            path = save_regression("scenarios", hashlib.sha256(text.encode()).hexdigest()[:12], {"yaml": text})
+            findings[failure] = f"{failure}: saved as {path.name}"
+    assert not findings, f"{len(findings)} kinds of failure in {n} mutated scenarios:\n" + "\n".join(findings)
+
+
+def test_mutated_game_logs_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
+    from maester.interpreter.agents import agents_for
+    from maester.interpreter.log import game_log
+    from maester.interpreter.mod import new_game
+    from maester.interpreter.rules import Rules
+
+    from .harness import log_failure, mutate_json
+
+    rules = Rules.default()
+    g = new_game(rules, "base-3p", seed=3)
+    g.play(agents_for(g.state.houses, "random", 3))
+    log = json.loads(json.dumps(game_log(g, "random")))
+    findings: dict[str, str] = {}
+    n = 0
+    for i in _budget(fuzz_seconds, minimum=5):
+        rng = random.Random(f"{fuzz_seed}:{i}")
+        data = mutate_json(log, rng, rng.randint(1, 3))
+        n += 1
+        failure = log_failure(rules, data, tmp_path)
+        if failure and failure not in findings:
+            path = save_regression("logs", hashlib.sha256(json.dumps(data).encode()).hexdigest()[:12], data)
+            findings[failure] = f"{failure}: saved as {path.name}"
+    assert not findings, f"{len(findings)} kinds of failure in {n} mutated logs:\n" + "\n".join(findings)

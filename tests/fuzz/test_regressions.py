@@ -1,5 +1,7 @@
 """Replay every recorded fuzzing finding (tests/fuzz/regressions/): each must now fail cleanly.
 
+scenarios/*.json ({"yaml": text}) and logs/*.json (a game log): loaded and run, a MaesterError at most.
+
 content/*.mst: compiled alone (or with the core declarations when the first line is `# with-world`);
 no traceback, every error located, bounded output. bundles/*.json: JSON patches of the compiled
 bundled content, a setup and a seed; the patched bundle is refused at load with a located error
@@ -36,3 +38,26 @@ def test_bundle_regression(path, bundle):
 
 def test_there_are_regressions_to_replay():
     assert len(CONTENT) >= 10 and len(BUNDLES) >= 10
+
+
+SCENARIOS = sorted((REGRESSIONS / "scenarios").glob("*.json"))
+LOGS = sorted((REGRESSIONS / "logs").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario_regression(path, tmp_path):
+    from maester.interpreter.rules import Rules
+
+    from .harness import scenario_failure
+
+    text = json.loads(path.read_text(encoding="utf-8"))["yaml"]
+    assert scenario_failure(Rules.default(), text, tmp_path) is None
+
+
+@pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
+def test_log_regression(path, tmp_path):
+    from maester.interpreter.rules import Rules
+
+    from .harness import log_failure
+
+    assert log_failure(Rules.default(), json.loads(path.read_text(encoding="utf-8")), tmp_path) is None
