@@ -242,12 +242,49 @@ class _Checker:
         for order_set in game.get("order_sets") or []:
             if order_set not in order_sets:
                 self.report(["games", setup["game"], "order_sets"], f"no order token of the set '{order_set}'")
+        self.areas_in_play(path, setup, game)
         if setup.get("iron_bank"):
             if not game.get("loan_costs"):
                 self.report(["games", setup["game"], "loan_costs"], "a setup with the Iron Bank needs the "
                             "costs of the bank's slots")
             if not self.ids("loans"):
                 self.report(path + ["iron_bank"], "a setup with the Iron Bank, but the bundle has no loans")
+
+    def areas_in_play(self, path: list, setup: dict, game: dict) -> None:
+        """Every area an effect of the setup's cards names is on the setup's board (a card for the Essos
+        board in a game without it has nothing to refer to)."""
+        board = self.ids("boards").get(setup["board"])
+        if board is None:
+            return
+        sets = set(game["house_card_sets"]) | ({game["vassal_card_set"]} if game.get("vassal_card_set") else set())
+        decks = set(setup.get("westeros_decks") or game["westeros_decks"])
+        records = [(["house_cards", k], c) for k, c in self.ids("house_cards").items() if c["set"] in sets]
+        records += [(["westeros_cards", k], c) for k, c in self.ids("westeros_cards").items() if c["deck"] in decks]
+        records += [(["wildling_cards", k], c) for k, c in self.ids("wildling_cards").items()]
+        if setup.get("iron_bank"):
+            records += [(["loans", k], c) for k, c in self.ids("loans").items()]
+        for where, record in records:
+            for area in sorted(self._named_areas(where[0], where[1], record)):
+                if area not in board["areas"]:
+                    self.report(path + ["board"], f"{'/'.join(where)} names the area '{area}', which is not on "
+                                f"board '{setup['board']}'")
+
+    def _named_areas(self, section: str, ident: str, record: dict) -> set[str]:
+        cache = self.__dict__.setdefault("_areas_cache", {})
+        key = (section, ident)
+        if key not in cache:
+            found: set[str] = set()
+            stack: list = [record]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, dict):
+                    if node.get("type") == "area" and isinstance(node.get("id"), str):
+                        found.add(node["id"])
+                    stack.extend(node.values())
+                elif isinstance(node, list):
+                    stack.extend(node)
+            cache[key] = found
+        return cache[key]
 
     def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool) -> None:
         """A setup is a legal position: within the house's unit limits (R1.8) and supply limits (R8.3).
