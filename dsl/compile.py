@@ -506,6 +506,10 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     paths = list(paths) if paths else [default_content_dir()]
     sources = read_sources(paths, diags)
     if diags.errors:
+        # all of the run: the syntax errors of the files that could be read, not their references (those
+        # would point at what the unreadable files declare)
+        for src in sources:
+            parse_text(src.text, src.label, diags)
         raise CompileError(diags)
     if not sources:
         diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")

@@ -337,7 +337,7 @@ class _Checker:
                     continue
                 for fld, context in blocks:
                     if isinstance(record.get(fld), list):
-                        self.block(["" + kind.collection, rid, fld], record[fld], dict(CONTEXTS[context].variables))
+                        self.block([kind.collection, rid, fld], record[fld], dict(CONTEXTS[context].variables))
                 if kind.effect_context and isinstance(record.get("abilities"), list):
                     for i, ability in enumerate(record["abilities"]):
                         path = [kind.collection, rid, "abilities", i]

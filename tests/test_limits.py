@@ -132,3 +132,14 @@ def test_a_long_line_repeating_a_key_is_linear_and_bounded():
 def test_a_file_of_garbage_stops_after_the_syntax_error_limit():
     errors = errors_of("}\n" * 10_000)
     assert len(errors) == MAX_SYNTAX_ERRORS + 1 and errors[-1].code == "too-many-errors"
+
+
+def test_an_unreadable_file_does_not_hide_the_syntax_errors_of_the_others(tmp_path):
+    from maester.dsl import compile_paths
+
+    (tmp_path / "a.mst").write_bytes(b'house-card a "A\xff" { }\n')
+    (tmp_path / "b.mst").write_text('house-card b "B" {\n  strength 1 +\n}\n')
+    with pytest.raises(CompileError) as info:
+        compile_paths([tmp_path], cache=False)
+    found = [(e.code, e.span.file.rsplit("/", 1)[-1], e.span.line) for e in info.value.diagnostics.errors]
+    assert found[:2] == [("not-utf8", "a.mst", 1), ("syntax", "b.mst", 2)]
