@@ -219,6 +219,31 @@ class _Checker:
                     if house in self.ids("houses") and game_ok:
                         self.starting_position(base + [fld, house], house, starts, setup["game"],
                                                vassal=fld == "vassal_starting_units")
+            self.starting_areas(base, setup, areas)
+
+    def starting_areas(self, path: list, setup: dict, areas: dict) -> None:
+        """Units stand where they can (land units on land, ships at sea or in ports; R1.8, R24), and
+        never two houses in one area, nor on a blocked area or a neutral force."""
+        owner: dict[str, str] = {}
+        closed = set(setup.get("blocked") or []) | set(setup.get("neutral_forces") or {})
+        for fld in ("starting_units", "vassal_starting_units"):
+            for house, starts in (setup.get(fld) or {}).items():
+                for i, start in enumerate(starts):
+                    area = areas.get(start["area"])
+                    if area is None:
+                        continue  # reported as an unknown area
+                    where = path + [fld, house, i]
+                    for kind in start["units"]:
+                        domain = (self.ids("unit_kinds").get(kind) or {}).get("domain")
+                        ok = area["kind"] in (("sea", "port") if domain == "sea" else ("land",))
+                        if domain and not ok:
+                            self.report(where + ["units", kind], f"a {kind} cannot stand in '{area['id']}' "
+                                        f"(a {area['kind']} area)")
+                    if area["id"] in closed:
+                        self.report(where + ["area"], f"'{area['id']}' is blocked or holds a neutral force")
+                    first = owner.setdefault(area["id"], house)
+                    if first != house:
+                        self.report(where + ["area"], f"{house} and {first} both start in '{area['id']}'")
 
     def decks(self, path: list, setup: dict, game: dict) -> None:
         """Everything a game of this setup draws from exists: house cards for each house, the Westeros
