@@ -305,6 +305,9 @@ class _Checker:
                 if isinstance(node, dict):
                     if node.get("type") == "area" and isinstance(node.get("id"), str):
                         found.add(node["id"])
+                    house = (node.get("args") or {}).get("house") if node.get("query") == "home-area" else None
+                    if isinstance(house, dict) and house.get("id") in self.ids("houses"):
+                        found.add(self.ids("houses")[house["id"]]["home"])  # a named house's home
                     stack.extend(node.values())
                 elif isinstance(node, list):
                     stack.extend(node)

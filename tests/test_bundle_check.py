@@ -61,6 +61,10 @@ CASES = {
     "two houses in one area": (lambda b: b["setups"]["base-3p"]["starting_units"]["lannister"][0].__setitem__(
         "area", "winterfell"), "/setups/base-3p/starting_units/lannister/0/area",
         "lannister and stark both start in 'winterfell'"),
+    "an Essos card on a board without Essos": (
+        lambda b: b["setups"]["mod-5p-without-targaryen"].__setitem__("westeros_decks", []),
+        "/setups/mod-5p-without-targaryen/board",
+        "westeros_cards/fire-made-flesh names the area 'pentos', which is not on board 'mod-westeros'"),
     "the Iron Bank without slot costs": (lambda b: b["games"]["mother-of-dragons"].__setitem__("loan_costs", []),
                                          "/games/mother-of-dragons/loan_costs",
                                          "a setup with the Iron Bank needs the costs of the bank's slots"),
