@@ -308,6 +308,8 @@ class _Checker:
                     house = (node.get("args") or {}).get("house") if node.get("query") == "home-area" else None
                     if isinstance(house, dict) and house.get("id") in self.ids("houses"):
                         found.add(self.ids("houses")[house["id"]]["home"])  # a named house's home
+                    if section == "westeros_cards" and node is record:
+                        found.update(a for a in node.get("banner") or [] if isinstance(a, str))
                     stack.extend(node.values())
                 elif isinstance(node, list):
                     stack.extend(node)
@@ -348,6 +350,9 @@ class _Checker:
             self.ref(base + ["set"], card["set"], "card_sets", "card set")
             if card.get("house") is not None:
                 self.ref(base + ["house"], card["house"], "houses", "house")
+        for wid, card in self.ids("westeros_cards").items():
+            for i, area in enumerate(card.get("banner") or []):
+                self.ref(["westeros_cards", wid, "banner", i], area, "", "area", self.all_areas)
         for vid, variant in self.ids("variants").items():
             self.ref(["variants", vid, "game"], variant["game"], "games", "game")
             for i, cset in enumerate(variant.get("house_card_sets") or []):

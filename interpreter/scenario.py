@@ -408,6 +408,8 @@ def _get(data, path: str):
                 return None
             node = node[part]
         elif isinstance(node, list):
+            if not part.lstrip("-").isdigit() or not -len(node) <= int(part) < len(node):
+                return None  # no such item: the expectation fails, it does not crash
             node = node[int(part)]
         else:
             return None
