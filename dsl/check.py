@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
 from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
-from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
+from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive, types_compatible
 
 # ---- the symbol table ---------------------------------------------------------------------------
 
@@ -76,28 +76,28 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
         if not isinstance(item, ast.Entry):
             out.append(item)
             continue
-        head, head_span, values = item.head, item.head_span, list(item.values)
-        if head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
-            cut = next((i for i, v in enumerate(values) if i > 0 and isinstance(v, ast.Name)
-                        and (v.text in PATCH_OPS or v.text in kind.keys)), len(values))
-            out.append(ast.Entry(head, tuple(values[:cut]), item.block, item.span, head_span))
-            if cut < len(values):
-                nxt = values[cut]
-                rest = ast.Entry(nxt.text, tuple(values[cut + 1:]), item.block, item.span, nxt.span)  # type: ignore
-                out.extend(split_entries([rest], kind, diags))
+        head, head_span, values, at = item.head, item.head_span, item.values, 0
+        while head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
+            cut = next((i for i in range(at + 1, len(values)) if isinstance(values[i], ast.Name)
+                        and (values[i].text in PATCH_OPS or values[i].text in kind.keys)), len(values))
+            out.append(ast.Entry(head, tuple(values[at:cut]), item.block, item.span, head_span))
+            if cut >= len(values):
+                break
+            head, head_span, at = values[cut].text, values[cut].span, cut + 1  # type: ignore[union-attr]
+        if head in PATCH_OPS:
             continue
-        while True:
+        while True:  # `at` walks the line's values: no copying of the rest (a long line stays linear)
             key = kind.keys.get(head)
             if key is None:
                 _unknown_key(head, head_span, kind, diags)
                 break
             n = len(key.values)
-            if len(values) <= n:
-                out.append(ast.Entry(head, tuple(values), item.block, item.span, head_span))
+            if len(values) - at <= n:
+                out.append(ast.Entry(head, tuple(values[at:]), item.block, item.span, head_span))
                 break
-            out.append(ast.Entry(head, tuple(values[:n]), None, item.span, head_span))
-            nxt = values[n]
-            values = values[n + 1:]
+            out.append(ast.Entry(head, tuple(values[at:at + n]), None, item.span, head_span))
+            nxt = values[at + n]
+            at += n + 1
             if not isinstance(nxt, ast.Name):
                 diags.error("extra-value", f"'{head}' takes {n} value{'s' if n != 1 else ''}; "
                             "this one is extra", nxt.span,
@@ -218,7 +218,8 @@ class Checker:
         return expr.text
 
     # -- a declaration's keys
-    def keys(self, decl_kind: Kind, items: list[ast.Item], where: str) -> tuple[dict, list[ast.Entry]]:
+    def keys(self, decl_kind: Kind, items: list[ast.Item], where: str,
+             anchor: Span | None = None) -> tuple[dict, list[ast.Entry]]:
         """Check the entries of a block against the kind's keys.
 
         Returns {key: value | [values] | True} and the entries that carry nested blocks, for the caller.
@@ -252,8 +253,7 @@ class Checker:
                 found[item.head] = value
         for key in decl_kind.keys.values():
             if key.required and key.name not in found:
-                anchor = items[0].span if items else None
-                self.diags.error("missing-key", f"{where} needs '{key.name}'", anchor,
+                self.diags.error("missing-key", f"{where} needs '{key.name}'", items[0].span if items else anchor,
                                  f"add: {key.name} {_describe_values(key)}".rstrip())
         return found, [i for i in items if isinstance(i, ast.Entry) and i.block is not None]
 
@@ -412,12 +412,12 @@ class EffectChecker:
                 self.diags.error("missing-block", f"'{prim.name}' needs a block of 'option' entries",
                                  call.span)
             else:
-                out["options"] = self.options(block, scope)
+                out["options"] = self.options(block, scope, call.span)
         elif block is not None:
             self.diags.error("unexpected-block", f"'{prim.name}' takes no {{ ... }} block", call.span)
         return out
 
-    def options(self, items, scope: Scope) -> list[dict]:
+    def options(self, items, scope: Scope, span: Span | None = None) -> list[dict]:
         out, keys = [], set()
         for item in items:
             if not isinstance(item, ast.Option):
@@ -433,7 +433,7 @@ class EffectChecker:
             opt["body"] = self.block(item.body, scope)
             out.append(opt)
         if not out:
-            self.diags.error("missing-option", "a choice needs at least one option", None)
+            self.diags.error("missing-option", "a choice needs at least one option", span)
         return out
 
     # -- calls and arguments
@@ -654,14 +654,7 @@ def _signature(prim: Primitive) -> str:
     return ", ".join(f"{p.name}: {_type_word(p.type)}{'' if p.required else '?'}" for p in prim.params) or "none"
 
 
-def _compatible(got: str, expected: str) -> bool:
-    if expected in ("any", None) or got == "any":
-        return True
-    if got == expected:
-        return True
-    if expected.startswith("list:") and got.startswith("list:"):
-        return _compatible(got[5:], expected[5:])
-    return False
+_compatible = types_compatible  # (the checker's own name for it)
 
 
 def _type_phrase(t: str) -> str:

@@ -19,6 +19,8 @@ from .cache import bundle_cache_enabled, cache_dir
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
+from .limits import MAX_FILE_CHARS
+from .parse import parse_text
 from .parse_cache import ParseFn, parse_cached
 from .patch import Resolver, word
 from .playable import check_playable, strip_spans
@@ -79,12 +81,21 @@ def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source
                         f"content files end in {CONTENT_SUFFIX}")
             continue
         try:
+            if f.is_file() and f.stat().st_size > 4 * MAX_FILE_CHARS:  # too large even before decoding
+                diags.error("file-too-large", f"{label} has {f.stat().st_size:,} bytes; content files are at most "
+                            f"{MAX_FILE_CHARS:,} characters", Span(label, 0, 0), "split the content over several files")
+                continue
             sources.append(Source(label, f.read_text(encoding="utf-8")))
         except FileNotFoundError:
-            diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
+            if f.exists() or f.is_symlink():  # a broken link; a missing path is reported below
+                diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
         except UnicodeDecodeError as e:
+            before = e.object[:e.start]  # where the bad byte is, as a line and column
+            line, column = before.count(b"\n") + 1, e.start - (before.rfind(b"\n") + 1) + 1
             diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})",
-                        Span(label, 0, 0))
+                        Span(label, line, column, line, column + 1), "content files are UTF-8 text")
+        except OSError as e:  # a folder named *.mst, no permission, a device...
+            diags.error("unreadable", f"{label} cannot be read: {e.strerror or e}", Span(label, 0, 0))
     for p in paths:
         if not p.exists():
             diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
@@ -279,7 +290,8 @@ class Compiler:
     # -- one declaration
     def lower(self, decl: Declaration, kind: Kind) -> dict | None:
         where = f"{kind.name} '{decl.id}'"
-        found, blocks = self.check.keys(kind, decl.body, where)
+        errors_before = self.diags.error_count
+        found, blocks = self.check.keys(kind, decl.body, where, decl.entry.head_span)
         record = {"id": decl.id, "name": decl.name, **_generic(kind, found)}
         for entry in blocks:
             key = kind.keys[entry.head]
@@ -295,7 +307,7 @@ class Compiler:
             elif key.block:
                 sub = KINDS[key.block]
                 sub_body = split_entries(entry.block or (), sub, self.diags)
-                sub_found, sub_blocks = self.check.keys(sub, sub_body, f"{entry.head} block")
+                sub_found, sub_blocks = self.check.keys(sub, sub_body, f"{entry.head} block", entry.head_span)
                 for inner in sub_blocks:  # `add-units AREA { ... }` inside a setup's `house H { ... }`
                     inner_key = sub.keys.get(inner.head)
                     if inner_key is not None and inner_key.block in KINDS:
@@ -325,6 +337,8 @@ class Compiler:
         record["source"] = str(decl.patch_entry.span if decl.patch_entry is not None else decl.entry.span)
         if decl.derives is not None:
             record["derived_from"] = decl.derives
+        if self.diags.error_count > errors_before:
+            return None  # its errors are reported and no bundle is written: do not shape a broken record
         house_blocks = record.get("_blocks", {}).pop("house", []) if kind.name == "setup" else []
         record = _post_process(kind.name, record)
         if kind.name == "setup":
@@ -506,7 +520,7 @@ class Compiler:
     def area_record(self, decl: Declaration) -> dict | None:
         kind = KINDS[decl.kind]
         where = f"{decl.kind} '{decl.id}'"
-        found, _ = self.check.keys(kind, decl.body, where)
+        found, _ = self.check.keys(kind, decl.body, where, decl.entry.head_span)
         return self._area_from_found(decl.kind, decl.id, decl.name, found, decl.entry.span, where)
 
     def _area_from_found(self, kind: str, ident: str, name, found: dict, span: Span, where: str) -> dict | None:
@@ -538,7 +552,8 @@ class Compiler:
         """The steps of a board or overlay body, in written order."""
         kind = KINDS[decl.kind]
         where = f"{decl.kind} '{decl.id}'"
-        self.check.keys(kind, decl.body, where)  # reports unknown/duplicate/missing keys and bad refs
+        # reports unknown/duplicate/missing keys and bad refs
+        self.check.keys(kind, decl.body, where, decl.entry.head_span)
         changes: list[Change] = []
         for item in decl.body:
             if not isinstance(item, ast.Entry):
@@ -554,7 +569,7 @@ class Compiler:
             elif item.head == "change" and ids:
                 sub_kind = KINDS["area-change"]
                 body = split_entries(item.block or (), sub_kind, self.diags)
-                found, _ = self.check.keys(sub_kind, body, f"change {ids[0]}")
+                found, _ = self.check.keys(sub_kind, body, f"change {ids[0]}", item.head_span)
                 changes.append(Change("change", item.span, _area_changes(found), ids[:1]))
             elif item.head in ("remove-area",) and ids:
                 changes.append(Change("remove-area", item.span, None, ids[:1]))
@@ -764,6 +779,10 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     paths = list(paths) if paths else [default_content_dir()]
     sources = read_sources(paths, diags)
     if diags.errors:
+        # all of the run: the syntax errors of the files that could be read, not their references (those
+        # would point at what the unreadable files declare)
+        for src in sources:
+            parse_text(src.text, src.label, diags)
         raise CompileError(diags)
     if not sources:
         diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")

@@ -41,6 +41,8 @@ class Span:
 
 
 NO_SPAN = Span("<none>", 0, 0)
+QUOTE_CHARS = 160  # the most of a source line quoted under a message
+MAX_ITEMS = 200  # errors (and, separately, warnings) kept per run; further ones are only counted
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,16 @@ class Diagnostic:
         out = [f"{where}{self.severity}: {self.message} [{self.code}]"]
         if self.span and self.source_line is not None and self.span.line:
             text = self.source_line.rstrip("\n").expandtabs(1)
-            out.append(f"  {text}")
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
-            out.append("  " + " " * (self.span.column - 1) + "^" * width)
+            # Quote at most QUOTE_CHARS of the line around the caret, so output stays bounded.
+            first = max(0, min(self.span.column - 1 - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
+            shown = text[first:first + QUOTE_CHARS]
+            lead, tail = ("..." if first else ""), ("..." if first + QUOTE_CHARS < len(text) else "")
+            out.append(f"  {lead}{shown}{tail}")
+            caret = self.span.column - 1 - first + len(lead)
+            out.append("  " + " " * caret + "^" * max(1, min(width, QUOTE_CHARS - caret + len(lead))))
         if self.hint:
             out.append(f"  help: {self.hint}")
         return "\n".join(out)
@@ -85,9 +92,14 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+    # Beyond MAX_ITEMS of a severity, problems are counted here instead of kept (bounded output).
+    dropped: dict[str, int] = field(default_factory=dict)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _kept: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def add_source(self, file: str, text: str) -> None:
         self.sources[file] = text
+        self._lines.pop(file, None)
 
     def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
         self._add(code, message, span, hint, "error")
@@ -96,15 +108,33 @@ class Diagnostics:
         self._add(code, message, span, hint, "warning")
 
     def _add(self, code: str, message: str, span: Span | None, hint: str | None, severity: str) -> None:
+        kept = self._kept.get(severity, 0)
+        if kept >= MAX_ITEMS:
+            self.dropped[severity] = self.dropped.get(severity, 0) + 1
+            return
+        self._kept[severity] = kept + 1
         line = None
         if span and span.file in self.sources and span.line:
-            lines = self.sources[span.file].splitlines()
+            lines = self._lines.get(span.file)
+            if lines is None:  # split once per file: a file may have thousands of problems
+                lines = self._lines[span.file] = self.sources[span.file].splitlines()
             if 0 < span.line <= len(lines):
                 line = lines[span.line - 1]
         self.items.append(Diagnostic(code, message, span, severity, hint, line))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
-        self.items.extend(other)
+        for d in other:
+            kept = self._kept.get(d.severity, 0)
+            if kept >= MAX_ITEMS:
+                self.dropped[d.severity] = self.dropped.get(d.severity, 0) + 1
+                continue
+            self._kept[d.severity] = kept + 1
+            self.items.append(d)
+
+    @property
+    def error_count(self) -> int:
+        """Every error of the run, shown or not."""
+        return sum(1 for d in self.items if d.severity == "error") + self.dropped.get("error", 0)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -124,7 +154,10 @@ class Diagnostics:
         return len(self.items)
 
     def format(self) -> str:
-        return "\n".join(d.format() for d in self.items)
+        out = [d.format() for d in self.items]
+        for severity, n in sorted(self.dropped.items()):
+            out.append(f"... and {n} more {severity}{'s' if n != 1 else ''} not shown")
+        return "\n".join(out)
 
 
 class MaesterError(Exception):

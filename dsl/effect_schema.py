@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 
+from .check import MAX_NUMBER
 from .registry import CONTEXTS, ENUMS, NODE_KEY, NODES, PRIMITIVES, TRIGGERS, Primitive
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
+
+MAX_ITEMS = 1000  # statements in a block, items in a list, options of a choice: bounds for hand-made bundles
 
 EFFECT_SCHEMA_ID = SCHEMA_BASE + "effect.schema.json"
 
@@ -49,7 +52,7 @@ def effect_schema() -> dict:
                            + ", ".join(_names("expression")) + ".",
             "if": {"type": "object"},
             "then": {"$ref": "#/$defs/expr-object"},
-            "else": {"type": ["integer", "boolean"]},
+            "else": {"type": ["integer", "boolean"], "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER},
         },
         "expr-object": _dispatch_by_value(NODE_KEY, _names("expression"), "node-"),
         "node-text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
@@ -65,7 +68,8 @@ def effect_schema() -> dict:
             "properties": {"id": {"type": "string"}, "type": {"type": "string"}},
             "required": ["id", "type"], "additionalProperties": False,
         },
-        "node-list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"}}},
+        "node-list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"},
+                                                                        "maxItems": MAX_ITEMS}},
                  "required": ["list"], "additionalProperties": False},
         "node-op": {
             "type": "object",
@@ -76,7 +80,7 @@ def effect_schema() -> dict:
             "required": ["op", "args"], "additionalProperties": False,
         },
         "node-query": _dispatch_by_value("query", [q.name for q in queries], "query-"),
-        "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}},
+        "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}, "maxItems": MAX_ITEMS},
         "ability": {"description": "A `when` ability of a card (the bundle schema refers to this name).",
                     "$ref": "#/$defs/node-ability"},
         "statement": _dispatch_by_value(NODE_KEY, _names("statement"), "node-"),
@@ -136,7 +140,8 @@ def effect_schema() -> dict:
                        "at": {"type": "string"}}
         required = [NODE_KEY, "do", "args", "at"]
         if e.block == "options":
-            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/node-option"}, "minItems": 1}
+            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/node-option"}, "minItems": 1,
+                                "maxItems": MAX_ITEMS}
             required.append("options")
         defs[f"do-{e.name}"] = {"description": e.doc or e.english, "type": "object", "properties": props,
                                 "required": required, "additionalProperties": False}

@@ -13,7 +13,7 @@ from importlib import resources
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from . import ast
+from . import ast, limits
 from .diagnostics import Diagnostics, Span
 
 # What each terminal means to an author (Lark only knows the terminal names).
@@ -139,8 +139,7 @@ class _ToAst(Transformer):
     def string(self, children):
         tok = children[0]
         raw = str(tok)[1:-1]
-        return ast.Str(raw.encode("utf-8").decode("unicode_escape") if "\\" in raw else raw,
-                       _span(self.file, tok))
+        return ast.Str(limits.unescape(raw), _span(self.file, tok))
 
     @v_args(meta=True)
     def signed_int(self, meta, children):
@@ -269,7 +268,7 @@ class _ToAst(Transformer):
     def option_stmt(self, meta, children):
         key, text, *rest = children
         condition = rest[0] if len(rest) == 2 else None
-        raw = str(text)[1:-1]
+        raw = limits.unescape(str(text)[1:-1])
         return ast.Option(str(key), raw, condition, rest[-1], self._s(meta))
 
     def may_by(self, children):
@@ -328,16 +327,17 @@ def _syntax_message(err: UnexpectedInput) -> tuple[str, str | None]:
 def parse_text(text: str, file: str, diags: Diagnostics) -> tuple[ast.Item, ...] | None:
     """Parse one file. On errors, report each broken line to `diags` and return None."""
     diags.add_source(file, text)
+    if not limits.check_text(text, file, diags):
+        return None
     if not text.endswith("\n"):
         text += "\n"
-    errors_before = len(diags.errors)
     reported_lines: set[int] = set()
 
     def report(err: UnexpectedInput) -> None:
         line = getattr(err, "line", 0) or 0
         if line in reported_lines:
             return
-        reported_lines.add(line)
+        reported_lines.add(line)  # also says that this file had a syntax error
         message, hint = _syntax_message(err)
         col = getattr(err, "column", 0) or 0
         width = 1
@@ -353,13 +353,19 @@ def parse_text(text: str, file: str, diags: Diagnostics) -> tuple[ast.Item, ...]
     def on_error(err: UnexpectedInput) -> bool:
         report(err)
         # Drop the offending token and go on; errors later on the same line are not reported again.
-        return True
+        # After MAX_SYNTAX_ERRORS broken lines the file is given up (bounded time and output).
+        return len(reported_lines) < limits.MAX_SYNTAX_ERRORS
 
     try:
         tree: Tree = parser().parse(text, on_error=on_error)
     except UnexpectedInput as err:
-        report(err)
+        if len(reported_lines) >= limits.MAX_SYNTAX_ERRORS:
+            line, col = max(1, getattr(err, "line", 1) or 1), max(1, getattr(err, "column", 1) or 1)
+            diags.error("too-many-errors", f"more than {limits.MAX_SYNTAX_ERRORS} lines with syntax errors; "
+                        "the rest of the file is not checked", Span(file, line, col), "is this a content file?")
+        else:
+            report(err)
         return None
-    if len(diags.errors) > errors_before:
+    if reported_lines or not limits.check_depth(tree, file, diags):
         return None
     return _ToAst(file).transform(tree)

@@ -626,3 +626,14 @@ def effects() -> list[Primitive]:
 
 def queries() -> list[Primitive]:
     return [p for p in PRIMITIVES.values() if p.kind == "query"]
+
+
+def types_compatible(got: str, expected: str) -> bool:
+    """May a value of type `got` stand where `expected` is asked (`any` matches all; lists by their items)?"""
+    if expected in ("any", None) or got == "any":
+        return True
+    if got == expected:
+        return True
+    if expected.startswith("list:") and got.startswith("list:"):
+        return types_compatible(got[5:], expected[5:])
+    return False

@@ -86,7 +86,11 @@ def _source_of(bundle: object, path: list) -> Span | None:
         try:
             node = node[step]
         except (KeyError, IndexError, TypeError):
-            break
+            return Span.parse(found)
+    if isinstance(node, dict):  # the record itself (e.g. a required field missing from it)
+        where = node.get("at") or node.get("source")
+        if isinstance(where, str):
+            found = where
     return Span.parse(found)
 
 

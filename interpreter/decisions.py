@@ -29,7 +29,27 @@ class Decision:
                 "options": self.options, "rule": self.rule, "info": self.info}
 
     def is_legal(self, answer) -> bool:
-        return answer in self.options
+        """One of the options, equal in value *and* in JSON type: `3.0` is not `3`, `True` is not `1`."""
+        return self.legal_option(answer) is not None
+
+    def legal_option(self, answer) -> tuple | None:
+        """`(option,)` for the option `answer` stands for, None if it is not legal (an option may be None)."""
+        for option in self.options:
+            if option == answer and same_json_type(option, answer):
+                return (option,)
+        return None
+
+
+def same_json_type(a, b) -> bool:
+    """Whether two equal values are also the same JSON shape, all the way down (Python's `==` mixes
+    bool, int and float; JSON arrays may arrive as lists or tuples)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool)
+    if isinstance(a, list | tuple):
+        return isinstance(b, list | tuple) and len(a) == len(b) and all(map(same_json_type, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json_type(a[k], b[k]) for k in a)
+    return type(a) is type(b)
 
 
 class IllegalDecision(MaesterError):

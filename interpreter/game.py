@@ -126,8 +126,13 @@ class Game:
         d = self.decision
         if d is None:
             raise IllegalDecision(None, value, "the game is over" if self.over else "nothing is asked")
-        if not d.is_legal(value):
-            raise IllegalDecision(d, value, "it is not one of the legal answers")
+        found = d.legal_option(value)
+        if found is None:
+            why = "it is not one of the legal answers"
+            if value in d.options:  # equal by Python's rules only: 3.0 for 3, true for 1
+                why = f"it has the wrong type ({type(value).__name__}, where the legal answer is not)"
+            raise IllegalDecision(d, value, why)
+        value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
         self.answers.append(value)
         self._advance(value)
 

@@ -5,11 +5,14 @@ so `maester replay` can prove a rerun matches event for event.
 from __future__ import annotations
 
 import json
+from functools import cache
+from importlib import resources
 from pathlib import Path
+
+from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
-from . import formats
 from .decisions import IllegalDecision
 from .game import Game
 from .mod import ModOptions, new_game
@@ -18,6 +21,7 @@ from .rules import Rules
 
 LOG_FORMAT = "maester-game-log"
 LOG_VERSION = 1
+LOG_SCHEMA = "log.schema.json"
 
 
 def game_log(game: Game, agents: str = "") -> dict:
@@ -43,31 +47,68 @@ def write_log(path: Path, data: dict) -> None:
 
 
 def read_log(path: Path) -> dict:
+    """A game log file, checked against schemas/log.schema.json before anything uses it."""
     diags = Diagnostics()
+    label = str(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        diags.error("no-such-file", f"{path}: no such file", Span(str(path), 0, 0))
+        diags.error("no-such-file", f"{path}: no such file", Span(label, 0, 0))
         raise MaesterError(diags) from None
     except json.JSONDecodeError as e:
-        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
+        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
+        raise MaesterError(diags) from None
+    except UnicodeDecodeError as e:
+        diags.error("not-utf8", f"{path} is not UTF-8 text ({e.reason} at byte {e.start})", Span(label, 0, 0))
+        raise MaesterError(diags) from None
+    except (OSError, RecursionError) as e:  # a folder, no permission; JSON nested beyond Python's stack
+        why = e.strerror if isinstance(e, OSError) else "nested too deeply"
+        diags.error("unreadable", f"{path} cannot be read: {why}", Span(label, 0, 0))
         raise MaesterError(diags) from None
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
-        diags.error("not-a-log", f"{path} is not a maester game log", Span(str(path), 0, 0),
+        diags.error("not-a-log", f"{path} is not a maester game log", Span(label, 0, 0),
                     "game logs are written by `maester play --log FILE`")
         raise MaesterError(diags)
-    found = formats.problems("log", data, limit=5)
-    if found:
-        for problem in found:
-            diags.error("bad-log", f"{path}: {problem}", Span(str(path), 0, 0),
-                        "the log does not follow schemas/log.schema.json")
+    validate_log(data, diags, label)
+    if diags.errors:
         raise MaesterError(diags)
     return data
+
+
+@cache
+def _log_validator() -> Draft202012Validator:
+    schema = json.loads(resources.files("maester.schemas").joinpath(LOG_SCHEMA).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def validate_log(data: object, diags: Diagnostics, label: str = "log") -> None:
+    """Every way `data` is not a game log of this version (at most 20), each with its JSON pointer."""
+    from maester.dsl.limits import json_depth_problem
+    from maester.dsl.validate import json_pointer
+
+    problem = json_depth_problem(data)
+    if problem:
+        diags.error("not-a-log", f"{label}: {problem}", Span(label, 0, 0))
+        return
+    errors = sorted(_log_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    for e in errors[:20]:
+        diags.error("log-schema", f"{label} does not match the game log schema at {json_pointer(e.absolute_path)}: "
+                    f"{_short(e.message)}", Span(label, 0, 0), f"see schemas/{LOG_SCHEMA}")
+    if len(errors) > 20:
+        diags.error("log-schema", f"{label}: {len(errors) - 20} more schema violations not shown", Span(label, 0, 0))
+
+
+def _short(message: str, limit: int = 200) -> str:
+    return message if len(message) <= limit else message[:limit] + "..."
 
 
 def replay_log(rules: Rules, data: dict) -> tuple[Game, Diagnostics | None]:
     """Rerun a logged game; returns the game and, if it differs from the log, what differs."""
     diags = Diagnostics()
+    validate_log(data, diags)
+    if diags.errors:
+        raise MaesterError(diags)
     game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})))
     actions = data.get("actions") or []
     for i, answer in enumerate(data["answers"]):

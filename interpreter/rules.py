@@ -10,29 +10,40 @@ import json
 from functools import cached_property
 from pathlib import Path
 
-from maester.dsl.diagnostics import BundleError, Diagnostics, hint_for
+from maester.dsl.diagnostics import BundleError, Diagnostics, Span, hint_for
 
 from .board import Board
 
 
 class Rules:
-    def __init__(self, bundle: dict):
+    def __init__(self, bundle: dict, check: bool = True, label: str = "bundle"):
+        """`check`: verify every cross-reference and effect first (a few ms), so that no dangling id or
+        ill-typed effect of a hand-made bundle can crash a game later; the schema is `from_file`'s job."""
+        if check:
+            from .bundle_check import check_bundle
+
+            diags = Diagnostics()
+            check_bundle(bundle, diags, label)
+            if diags.errors:
+                raise BundleError(diags)
         self.bundle = bundle
         self._boards: dict[str, Board] = {}
 
     # ---- loading
     @classmethod
     def from_file(cls, path: str | Path, validate: bool = True) -> Rules:
+        """A bundle file, checked against the schemas and then for cross-references (`validate`)."""
         from maester.dsl.effect_tree import upgrade_bundle
-        from maester.dsl.validate import validate_bundle
 
         diags = Diagnostics()
-        data = upgrade_bundle(json.loads(Path(path).read_text(encoding="utf-8")))  # 1.0: effects get their tags
+        data = read_bundle(Path(path), diags)
+        if isinstance(data, dict):
+            data = upgrade_bundle(data)  # 1.0: effects get their tags
         if validate:
-            validate_bundle(data, diags, str(path))
+            validate_all(data, diags, str(path))
             if diags.errors:
                 raise BundleError(diags)
-        return cls(data)
+        return cls(data, check=False, label=str(path))
 
     @classmethod
     def default(cls, variant: str | None = None, paths: list | None = None) -> Rules:
@@ -140,6 +151,40 @@ class Rules:
     def stars(self, game_id: str, row: str) -> list[int]:
         table = self.table(self.game(game_id)["kings_court_stars"])
         return list(table["rows"][row])
+
+
+def read_bundle(path: Path, diags: Diagnostics) -> object:
+    """A bundle file's JSON; a missing, unreadable or non-JSON file is one located error."""
+    label = str(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        diags.error("no-such-file", f"{label}: no such file", Span(label, 0, 0))
+    except UnicodeDecodeError as e:
+        diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})", Span(label, 0, 0))
+    except json.JSONDecodeError as e:
+        diags.error("not-json", f"{label} is not JSON: {e.msg}", Span(label, e.lineno, e.colno))
+    except (OSError, RecursionError) as e:  # a folder, no permission; JSON nested beyond Python's stack
+        why = e.strerror if isinstance(e, OSError) else "nested too deeply"
+        diags.error("unreadable", f"{label} cannot be read: {why}", Span(label, 0, 0))
+    raise BundleError(diags)
+
+
+def validate_all(bundle: object, diags: Diagnostics, label: str = "bundle") -> None:
+    """The schema first; when it holds, the cross-references and effect types (bundle_check)."""
+    from maester.dsl.limits import json_depth_problem
+    from maester.dsl.validate import validate_bundle
+
+    from .bundle_check import check_bundle
+
+    problem = json_depth_problem(bundle)
+    if problem:
+        diags.error("too-deep", f"{label}: {problem}", Span(label, 0, 0), "no bundle compiled from content nests "
+                    "this deep")
+        return
+    validate_bundle(bundle, diags, label)
+    if not diags.errors:
+        check_bundle(bundle, diags, label)
 
 
 def apply_variant(bundle: dict, variant: str | None) -> dict:

@@ -17,9 +17,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import yaml
+from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
 
@@ -37,6 +39,7 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
                  "dragon-tokens", "loyalty-points",
                  "commanders", "bank", "loan-deck", "loans", "loan-discount-holder", "leaving"}
+SCENARIO_SCHEMA = "scenario.schema.json"
 EXPECT_KEYS = {"events", "absent", "state", "winner", "error"}
 HOUSE_KEYS = ("power", "supply", "hand", "discards", "removed", "last-bid")
 IMPROVEMENT_MARKS = ("power", "supply", "stronghold", "no-castle", "no-stronghold", "no-power", "no-supply")
@@ -64,6 +67,38 @@ def _fail(path: str, message: str, hint: str | None = None, place: tuple[int, in
         diags.add_source(path, text)
     diags.error("scenario", message, Span(path, *place), hint)
     return ScenarioError(diags)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    schema = json.loads(resources.files("maester.schemas").joinpath(SCENARIO_SCHEMA).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _validate(data: dict, label: str) -> None:
+    """Every value of the wrong type or out of range, each named by its place, before anything runs."""
+    from maester.dsl.limits import json_depth_problem
+
+    problem = json_depth_problem(data)
+    if problem:
+        raise _fail(label, f"{label}: {problem}")
+    try:
+        errors = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    except TypeError:  # YAML keys that are not strings (numbers, dates) cannot be checked by name
+        raise _fail(label, f"{label}: every key of a scenario is a word", "quote keys like 1: or yes:") from None
+    if not errors:
+        return
+    diags = Diagnostics()
+    for e in errors[:20]:
+        # a oneOf's alternatives: the one that is not `null` says what was meant
+        ctx = [c for c in e.context if c.schema != {"type": "null"}] or e.context
+        best = max(ctx, key=lambda c: (len(c.absolute_path), -len(c.message))) if ctx else e
+        place = ".".join(str(p) for p in best.absolute_path) or "the top level"
+        message = best.message if len(best.message) <= 200 else best.message[:200] + "..."
+        diags.error("scenario", f"{place}: {message}", Span(label, 0, 0),
+                    f"see docs/scenarios.md and schemas/{SCENARIO_SCHEMA}")
+    raise ScenarioError(diags)
 
 
 class _Places:
@@ -202,6 +237,7 @@ class Scenario:
                     what = f"{'.'.join(where)} key" if where else "scenario key"
                     raise fail(f"unknown {what} '{key}'", (*where, key), hint_for(str(key), allowed, show_all=40),
                                key=True)
+        _validate(data, label)  # every value of the wrong type, by its place, before anything is read
         stop = _stop_point(data.get("stop-after"))
         if data.get("stop-after") is not None and stop is None:
             raise fail(f"stop-after: unknown stop point {data['stop-after']!r}", ("stop-after",),
@@ -745,6 +781,8 @@ def _get(data, path: str):
                 return None
             node = node[part]
         elif isinstance(node, list):
+            if not part.lstrip("-").isdigit() or not -len(node) <= int(part) < len(node):
+                return None  # no such item: the expectation fails, it does not crash
             node = node[int(part)]
         else:
             return None

@@ -14,6 +14,8 @@ def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run long stress tests")
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite the golden card text (tests/golden/cards) from the renderer, after review")
+    parser.addoption("--fuzz-seconds", type=float, default=None,
+                     help="time budget of each fuzz test in tests/fuzz/ (default: MAESTER_FUZZ_SECONDS or 2)")
 
 
 def pytest_collection_modifyitems(config, items):

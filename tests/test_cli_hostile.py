@@ -33,7 +33,7 @@ def junk(tmp_path_factory) -> dict[str, str]:
     (d / "v9.json").write_text(json.dumps({"format": "maester-bundle", "format_version": "9.0.0"}))
     (d / "a-file").write_text("x")
     (d / "bad-seed.yaml").write_text("name: x\nsetup: base-3p\nseed: many\n")
-    (d / "float-answers.json").write_text(json.dumps({**log, "answers": [0.5, 1.5, 2.5]}))
+    (d / "float-answers.json").write_text(json.dumps({**log, "answers": [0.5]}))
     names = {p.name: str(p) for p in d.iterdir()}
     names["missing"] = str(d / "missing.json")
     names["missing-dir"] = str(d / "no" / "such" / "folder" / "out.json")

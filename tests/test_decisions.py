@@ -69,3 +69,29 @@ def test_decisions_name_who_what_and_the_rule(rules):
     assert d.house in game.state.houses and d.kind == "place-order" and d.rule.startswith("R13")
     assert d.options and all(isinstance(o, str) for o in d.options)
     assert json.loads(json.dumps(d.to_json()))["options"] == d.options
+
+
+def test_answers_are_checked_by_type_as_well_as_value(rules):
+    """`3.0` is not `3` and `True` is not `1`: equal in Python, different JSON values (and a float
+    used to crash the game a few decisions later, a boolean to change it silently)."""
+    game = Game(rules, "base-3p", seed=4)
+    agents = agents_for(game.state.houses, "random", 4)
+    checked = 0
+    while game.decision is not None and game.decision.number < 300:
+        d = game.decision
+        before = json.dumps(game.state.to_json(), sort_keys=True)
+        for option in d.options:
+            if isinstance(option, bool):
+                wrong = [int(option)]
+            elif isinstance(option, int):
+                wrong = [float(option)] + ([option == 1] if option in (0, 1) else [])
+            else:
+                continue
+            for answer in wrong:
+                with pytest.raises(IllegalDecision, match="wrong type"):
+                    game.answer(answer)
+                checked += 1
+            break
+        assert json.dumps(game.state.to_json(), sort_keys=True) == before
+        game.answer(agents[d.house].act(game, d))
+    assert checked >= 10

@@ -57,6 +57,8 @@ HOUSE_CARDS = 7
 RECONCILING = {"reconcile"}
 # procedures during which a marching army is off the board (its march order stays in its empty origin)
 COMBAT_FRAMES = {"resolve_combat", "_attack_neutral_force"}
+# every legal way a game ends: 7 castles (R26.1), the last round (R26.3), Targaryen's 7 loyalty (R37.3)
+LEGAL_VICTORIES = {"R26.1": "castles and strongholds", "R26.3": "after the last round", "R37.3": "loyalty"}
 
 
 @pytest.fixture(scope="module")
@@ -253,17 +255,18 @@ class Checker:
         if len(victories) != 1:
             bad.append(f"end: {len(victories)} victory events")
         for e in victories:
-            loyalty_win = e["rule"] == "R37.3" and g.rules.house(st.winner).get("victory_by") == "loyalty"
-            if e["rule"] not in ("R26.1", "R26.3") and not loyalty_win:  # R37.3: Targaryen reaches 7 (MoD)
-                bad.append(f"end: the victory event cites {e['rule']}, not R26.1, R26.3 (or R37.3 for Targaryen)")
-            if loyalty_win and g.victory_points(st.winner) < g.game_rec["victory_points"]:
-                bad.append(f"end: R37.3 victory with {g.victory_points(st.winner)} victory points")
+            if e["rule"] not in LEGAL_VICTORIES:
+                bad.append(f"end: the victory event cites {e['rule']}, not one of {', '.join(LEGAL_VICTORIES)}")
+            if e["rule"] == "R37.3" and g.rules.house(st.winner).get("victory_by") != "loyalty":
+                bad.append(f"end: an R37.3 loyalty victory by {st.winner}, which does not win by loyalty")
+            if st.winner in getattr(st, "vassals", ()):
+                bad.append(f"end: the vassal {st.winner} wins (R35.11: vassals never win)")
             if e.get("house") != st.winner:
                 bad.append(f"end: the victory event names {e.get('house')}, the winner is {st.winner}")
             if e["rule"] == "R26.3" and st.round != g.game_rec["max_rounds"]:
                 bad.append(f"end: R26.3 victory after round {st.round}, not the last round")
-            if e["rule"] == "R26.1" and g.victory_points(st.winner) < g.game_rec["victory_points"]:
-                bad.append(f"end: R26.1 victory with {g.victory_points(st.winner)} castles")
+            if e["rule"] in ("R26.1", "R37.3") and g.victory_points(st.winner) < g.game_rec["victory_points"]:
+                bad.append(f"end: {e['rule']} victory with {g.victory_points(st.winner)} victory points")
         if victories and g.events[-1] is not victories[-1]:
             bad.append(f"end: events after the victory: {g.events[-1]['type']} ({g.events[-1]['text']})")
         if st.round > g.game_rec["max_rounds"]:
@@ -346,6 +349,14 @@ def test_invariants_hold_in_mother_of_dragons_games(rules, setup, kind):
 def test_invariants_hold_in_many_games(rules, setup, kind):
     n = _split(SLOW_GAMES)
     run_games(rules, setup, kind, range(SLOW_SEED_BASE, SLOW_SEED_BASE + n))
+
+
+def test_a_targaryen_loyalty_win_is_a_legal_end(rules):
+    """R37.3: Targaryen wins at once on 7 loyalty; the checker once flagged that end as illegal."""
+    g = play_checked(rules, "mod-6p-with-targaryen", 82, "random")
+    (victory,) = [e for e in g.events if e["type"] == "victory"]
+    assert (victory["rule"], g.state.winner) == ("R37.3", "targaryen")
+    assert g.victory_points("targaryen") == 7
 
 
 def test_the_checker_sees_a_broken_position(rules):

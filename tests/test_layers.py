@@ -18,7 +18,7 @@ from .conftest import REPO
 
 LAYERS = [
     ("core", {"rng", "state", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
-              "position", "procedures", "events"}),
+              "position", "procedures", "events", "bundle_check"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),

@@ -266,8 +266,8 @@ def _major(version: object) -> str:
 @app.command()
 @command("validate")
 def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
-    """Check a compiled bundle against the JSON Schemas."""
-    from maester.dsl.validate import validate_bundle
+    """Check a compiled bundle against the JSON Schemas and for dangling references."""
+    from maester.interpreter.rules import validate_all
 
     label = str(bundle)
     data = read_json(bundle, "a compiled bundle (JSON)")
@@ -281,10 +281,11 @@ def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled b
                    f"maester does not read (it reads {_major(BUNDLE_FORMAT_VERSION)}.x)", label,
                    "recompile the content with this maester (`maester compile`)")
     diags = Diagnostics()
-    validate_bundle(data, diags, label)
+    validate_all(data, diags, label)  # the schema, then cross-references and effect types
     if diags.errors:
         raise MaesterError(diags)
-    run.say(f"[green]OK[/green]: {escape(label)} matches the bundle schema {BUNDLE_FORMAT_VERSION}.")
+    run.say(f"[green]OK[/green]: {escape(label)} matches the bundle schema {BUNDLE_FORMAT_VERSION}; every "
+            "reference resolves.")
     run.finish()
 
 

@@ -1,0 +1,133 @@
+"""Bundles that pass the JSON Schema but used to crash the engine are refused at load, with JSON pointers.
+
+Each case is one of the 20 crashes of issue 14 (a border to an unknown area, an unbound variable, a
+wrong-typed operand, empty tables, tracks and wildling tracks, unknown setup houses, incomplete influence
+tracks, a power pool of 10^9). Every refusal names the JSON pointer of the bad value and points at the
+content line the record came from.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from maester.dsl.diagnostics import BundleError, Diagnostics
+from maester.interpreter.bundle_check import check_bundle
+from maester.interpreter.rules import Rules, validate_all
+from maester.tools.cli import app
+
+
+def _loan(b):
+    return b["loans"]["customs-officer"]["effect"][0]["args"]
+
+
+CASES = {
+    "border to an unknown area": (lambda b: b["boards"]["base"]["borders"].append(["winterfell", "nowhere"]),
+                                  "/boards/base/borders/", "unknown area 'nowhere' (not on board 'base')"),
+    "unbound variable": (lambda b: _loan(b).__setitem__("house", {"node": "var", "var": "nobody"}),
+                         "/loans/customs-officer/effect/0/args/house", "the variable 'nobody' is not bound here"),
+    "wrong-typed operand": (lambda b: _loan(b).__setitem__("amount", {"node": "op", "op": "+", "args": [True, 1]}),
+                            "/loans/customs-officer/effect/0/args/amount/args/0",
+                            "'+' needs numbers or lists, got a condition"),
+    "wrong-typed argument": (lambda b: _loan(b).__setitem__("house", {"node": "id", "id": "winterfell", "type": "area"}),
+                             "/loans/customs-officer/effect/0/args/house", "expects a house, got a area"),
+    "empty supply table": (lambda b: b["tables"]["supply-limits"].__setitem__("rows", {}),
+                           "/tables/supply-limits/rows", "the supply limits table is empty"),
+    "empty stars table": (lambda b: b["tables"]["kings-court-stars"].__setitem__("rows", {}),
+                          "/tables/kings-court-stars/rows", "the King's Court stars table is empty"),
+    "empty track list": (lambda b: b["games"]["base"].__setitem__("tracks", []),
+                         "/games/base/tracks", "a game needs its influence tracks"),
+    "setup naming an unknown house": (lambda b: b["setups"]["base-3p"]["houses"].__setitem__(0, "nobody"),
+                                      "/setups/base-3p/houses/0", "unknown house 'nobody'"),
+    "empty wildling track": (lambda b: b["games"]["base"].__setitem__("wildling_track", []),
+                             "/games/base/wildling_track", "the wildling track needs its spaces"),
+    "influence track missing a house": (lambda b: b["setups"]["base-3p"]["influence"]["iron-throne"].pop(),
+                                        "/setups/base-3p/influence/iron-throne",
+                                        "the track must hold each house of the setup once"),
+    "unknown setup area": (lambda b: b["setups"]["base-3p"]["garrisons"].__setitem__("atlantis", 2),
+                           "/setups/base-3p/garrisons/atlantis", "unknown area 'atlantis'"),
+    "unknown card set": (lambda b: b["games"]["base"]["house_card_sets"].append("nope"),
+                         "/games/base/house_card_sets/1", "unknown card set 'nope'"),
+    # found by the bundle fuzzer: a hang (the march search) and two crashes
+    "a starting army far over its limits": (
+        lambda b: b["setups"]["base-6p"]["starting_units"]["tyrell"][0]["units"].__setitem__("knight", 100),
+        "/setups/base-6p/starting_units/tyrell", "tyrell starts with 100 knight units; its limit is 5"),
+    "a footman at sea": (lambda b: b["setups"]["base-3p"]["starting_units"]["stark"][0].__setitem__(
+        "area", "bay-of-ice"), "/setups/base-3p/starting_units/stark/0/units/footman",
+        "a footman cannot stand in 'bay-of-ice' (a sea area)"),
+    "two houses in one area": (lambda b: b["setups"]["base-3p"]["starting_units"]["lannister"][0].__setitem__(
+        "area", "winterfell"), "/setups/base-3p/starting_units/lannister/0/area",
+        "lannister and stark both start in 'winterfell'"),
+    "an Essos card on a board without Essos": (
+        lambda b: b["setups"]["mod-5p-without-targaryen"].__setitem__("westeros_decks", []),
+        "/setups/mod-5p-without-targaryen/board",
+        "westeros_cards/fire-made-flesh names the area 'pentos', which is not on board 'mod-westeros'"),
+    "the Iron Bank without slot costs": (lambda b: b["games"]["mother-of-dragons"].__setitem__("loan_costs", []),
+                                         "/games/mother-of-dragons/loan_costs",
+                                         "a setup with the Iron Bank needs the costs of the bank's slots"),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_dangling_reference_is_refused_at_load(bundle, name):
+    change, pointer, message = CASES[name]
+    broken = copy.deepcopy(bundle)
+    change(broken)
+    diags = Diagnostics()
+    check_bundle(broken, diags)
+    found = [e for e in diags.errors if f"at {pointer}" in e.message and message in e.message]
+    assert found, diags.format()
+    assert found[0].code == "bundle-reference"
+    assert found[0].span.file.startswith("content/") and found[0].span.line > 0  # the record's content line
+    with pytest.raises(BundleError):
+        Rules(broken)
+
+
+def test_all_of_them_pass_the_schema_and_are_reported_together(bundle):
+    """What the schema alone cannot see (one full validation: it takes seconds)."""
+    broken = copy.deepcopy(bundle)
+    # two cases hide others: the same argument changed twice; no tracks, so no influence order to check
+    cases = [c for name, c in CASES.items() if name not in ("wrong-typed argument", "empty track list",
+                                                            "a footman at sea", "two houses in one area")]
+    for change, _, _ in cases:
+        change(broken)
+    diags = Diagnostics()
+    validate_all(broken, diags)
+    assert {e.code for e in diags.errors} == {"bundle-reference"}
+    text = diags.format()
+    for _, pointer, message in cases:
+        assert pointer in text and message in text, (pointer, message)
+
+
+def test_nesting_too_deep_for_the_validator_is_one_error(bundle):
+    broken = copy.deepcopy(bundle)
+    expr = 1
+    for _ in range(300):
+        expr = {"node": "op", "op": "+", "args": [expr, 1]}
+    _loan(broken)["amount"] = expr
+    diags = Diagnostics()
+    validate_all(broken, diags)
+    (e,) = diags.errors
+    assert e.code == "too-deep" and "nests deeper than" in e.message
+
+
+def test_the_bundled_content_has_no_dangling_reference(bundle):
+    diags = Diagnostics()
+    check_bundle(bundle, diags)
+    assert not diags.errors, diags.format()
+
+
+def test_maester_validate_bounds_the_power_pool(bundle, tmp_path):
+    """A power pool of 10^9 once exhausted memory building bids; the schema bounds it (one full check)."""
+    broken = copy.deepcopy(bundle)
+    broken["setups"]["base-3p"]["power_tokens"] = 10**9
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(broken))
+    r = CliRunner().invoke(app, ["validate", str(path)])
+    assert r.exit_code == 1
+    out = r.output + (r.stderr if r.stderr_bytes else "")
+    assert "/setups/base-3p/power_tokens: 1000000000 is greater than the maximum of 100" in out
+    assert "content/setups/base.mst:10:1" in out and "Traceback" not in out
