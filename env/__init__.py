@@ -1,0 +1,1 @@
+"""maester environments (placeholder while building)."""
