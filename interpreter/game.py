@@ -31,6 +31,7 @@ class Options:
     tides_of_battle: bool = False
     max_decisions: int = 1_000_000  # a safety net for runaway agents
     stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
+    rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
 
 
 class Game:
@@ -119,7 +120,7 @@ class Game:
             if st.phase == "setup":
                 self._setup()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
-            max_rounds = self.game_rec["max_rounds"]
+            max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
                 if st.phase == "westeros":
                     yield from westeros_phase(self)

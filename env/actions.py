@@ -1,0 +1,95 @@
+"""The fixed action table: every answer a decision of one setup can offer, numbered once from the bundle.
+
+Decisions offer plain JSON values (`"march"`, `"footman:riverrun"`, `3`, ...). Learning code needs one
+`Discrete(n)` space whose ids mean the same thing at every step of every game of a setup, so the table is
+built from the bundle only (never from a game in progress), in sections, each sorted:
+
+| section | answers | where they come from |
+|---|---|---|
+| `int` | `0 .. max` | bids, counts: `max` is the largest number of power tokens of any house of the setup |
+| `word` | keywords, houses, areas, orders, house cards, loans, unit kinds, wildling/Westeros/tides cards | the bundle ids and the engine's fixed answer words (`KEYWORDS`) |
+| `unit:area` | `footman:riverrun` | a unit kind moving or mustered into an area (march, muster) |
+| `area:unit` | `riverrun:footman` | a unit of an area (casualties, supply, interest) |
+| `area:order` | `bay-of-ice:vassal-march` | an order put in an area for someone else (vassal orders) |
+| `replace:area:order` | `replace:riverrun:support` | the Messenger Raven's swap |
+| `upgrade:unit:unit:area` | `upgrade:footman:knight:riverrun` | mustering an upgrade |
+| `area#i` | `riverrun#0`, `@attack#1` | one unit of an area by index (card effects) |
+
+A value that the table does not hold is an error naming the decision, never a silent remap. The table
+of a setup changes only when its bundle does (a new card, a new area); `ActionTable.digest` fingerprints it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.interpreter.rules import Rules
+
+# The engine's own answer words (interpreter/action.py, planning.py, combat.py, mod_*.py, effects.py).
+KEYWORDS = ("yes", "no", "done", "none", "pass", "keep", "look-at-wildlings", "top", "bottom", "attacker",
+            "defender", "raid", "support", "power", "supply", "muster", "a", "b", "c", "d")
+ATTACK_AREA = "@attack"  # units on the march during a combat (interpreter/combat.py ATTACK)
+MAX_UNIT_INDEX = 10  # a unit reference `area#i`: no area holds more units than this
+
+
+class ActionTable:
+    """Action id <-> answer value for one setup of one bundle."""
+
+    def __init__(self, rules: Rules, setup_id: str):
+        setup = rules.setup(setup_id)
+        board = rules.board(setup["board"])
+        houses = sorted(setup["houses"])
+        areas = sorted(board.area_ids if not callable(board.area_ids) else board.area_ids())
+        orders = sorted(rules.bundle["orders"])
+        kinds = sorted(rules.unit_kinds)
+        max_int = max([rules.house(h)["power_tokens"] for h in houses] + [MAX_UNIT_INDEX])
+        words = set(KEYWORDS) | set(houses) | set(areas) | set(orders) | set(kinds)
+        for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards"):
+            words |= set(rules.bundle.get(section) or {})
+        values: list = list(range(max_int + 1))
+        values += sorted(words)
+        values += [f"{k}:{a}" for k in kinds for a in areas]
+        values += [f"{a}:{k}" for a in areas for k in kinds]
+        values += [f"{a}:{o}" for a in areas for o in orders]
+        values += [f"replace:{a}:{o}" for a in areas for o in orders]
+        values += [f"upgrade:{k}:{k2}:{a}" for k in kinds for k2 in kinds if k != k2 for a in areas]
+        values += [f"{a}#{i}" for a in [ATTACK_AREA, *areas] for i in range(MAX_UNIT_INDEX)]
+        self.setup = setup_id
+        self.values: list = values
+        self._ids = {self._key(v): i for i, v in enumerate(values)}
+        if len(self._ids) != len(values):  # a word that is also a composite would shadow another id
+            raise AssertionError("the action table has duplicate values")
+
+    @staticmethod
+    def _key(value) -> tuple:
+        return (type(value) is int, value)  # 3 and "3" are different answers
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of the table: equal digests, equal ids."""
+        return hashlib.sha256(json.dumps(self.values).encode()).hexdigest()[:16]
+
+    def answer(self, action: int):
+        """The answer value of an action id."""
+        return self.values[int(action)]
+
+    def id_of(self, value, decision=None) -> int:
+        """The action id of an answer value; a value outside the table is a clear error."""
+        try:
+            return self._ids[self._key(value)]
+        except (KeyError, TypeError):
+            diags = Diagnostics()
+            where = f"decision #{decision.number} ({decision.kind}, {decision.house}): " if decision else ""
+            diags.error("action-not-in-table", f"{where}the answer {value!r} has no action id in the table of "
+                        f"setup '{self.setup}'", None, "the engine offers an answer shape env/actions.py does not "
+                        "know: add it to the table (a new version of the environment)")
+            raise MaesterError(diags) from None
+
+    def ids_of(self, values: Iterable, decision=None) -> list[int]:
+        return [self.id_of(v, decision) for v in values]
