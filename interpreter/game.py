@@ -9,12 +9,13 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
-from . import control
+from . import control, position
 from .decisions import Decision, IllegalDecision
+from .position import Checkpoint
 from .rng import Rng, seed_state
 from .rules import Rules
 from .state import GameState, HouseState
@@ -34,7 +35,27 @@ class Options:
     rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
 
 
+_RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (Mother of Dragons)
+
+
 class Game:
+    options_type: type[Options] = Options
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "plays" in cls.__dict__:  # a rules module: it claims the rules sets it plays
+            _RULES_MODULES.insert(0, cls)
+
+    @classmethod
+    def plays(cls, game_rec: dict) -> bool:
+        """Does this class play the rules set `game_rec`? The base rules play whatever no module claims."""
+        return True
+
+    @staticmethod
+    def class_for(rules: Rules, setup_id: str) -> type[Game]:
+        game_rec = rules.game(rules.setup(setup_id)["game"])
+        return next((cls for cls in _RULES_MODULES if cls.plays(game_rec)), Game)
+
     def __init__(self, rules: Rules, setup_id: str, seed: int = 0, options: Options | None = None,
                  state: GameState | None = None, start: bool = True):
         self.rules = rules
@@ -44,8 +65,11 @@ class Game:
         self.board = rules.board(self.setup_rec["board"])
         self.events: list[dict] = []
         self.answers: list = []
+        self.actions: list[dict] = []  # between-decision actions (gifts, leaving), each with its place `at`
+        self.checkpoints: list[Checkpoint] = []  # where the procedure could restart from the state alone
         self.decision: Decision | None = None
         self._count = 0
+        self._event_base = 0  # events emitted before this object's first one (a resumed game)
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
@@ -103,9 +127,74 @@ class Game:
             return options[0]
         return (yield self.ask(decider, kind, prompt, options, rule, **info))
 
+    # ---- the position as a value (see position.py) -------------------------------------------------
+    @property
+    def event_count(self) -> int:
+        return self._event_base + len(self.events)
+
+    @property
+    def decision_count(self) -> int:
+        return self._count
+
+    def _checkpoint(self) -> None:
+        """The procedure is at a point it can restart from with the state alone: remember it."""
+        cp = Checkpoint(self.state.to_json(), len(self.answers), self.event_count, self._count)
+        if self.checkpoints and self.checkpoints[-1].answers == cp.answers and len(self.checkpoints) > 1:
+            self.checkpoints[-1] = cp  # no decision since the last one: the later point reruns less
+        elif not self.checkpoints or self.checkpoints[-1] != cp:
+            self.checkpoints.append(cp)
+
+    def resume_at(self, checkpoints: list[Checkpoint], answers: list, actions: list[dict]) -> None:
+        """Prepare a game made with `start=False` from the last checkpoint's state to continue the history
+        `answers`/`actions` given before that checkpoint (the caller then calls `start`)."""
+        cp = checkpoints[-1]
+        self._event_base, self._count = cp.events, cp.decisions
+        self.answers, self.actions, self.checkpoints = list(answers), list(actions), list(checkpoints)
+
+    def record_action(self, entry: dict) -> None:
+        """Keep a between-decision action in the history, placed after the answers given so far."""
+        self.actions.append({"at": len(self.answers), **entry})
+
+    def to_state(self) -> dict:
+        """The whole position as one JSON document; `Game.from_state` continues it exactly."""
+        return position.to_document(self)
+
+    @classmethod
+    def from_state(cls, rules: Rules, doc: dict) -> Game:
+        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot)."""
+        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc)
+
+    def _rebuilt(self, upto: int, actions: list[dict]) -> Game:
+        """A new game at the position after the first `upto` answers (and `actions` among them)."""
+        cps = [c for c in self.checkpoints if c.answers <= upto]
+        return position.rebuild(type(self), self.rules, self.state.setup, self.state.seed, replace(self.options),
+                                cps, self.answers, actions, upto)
+
+    def clone(self) -> Game:
+        """An independent game at exactly this position (same decision, same future for the same answers)."""
+        if not self.checkpoints:  # no phase has begun: nothing was asked yet
+            return type(self)(self.rules, self.state.setup, self.state.seed, replace(self.options),
+                              state=self.state.copy(), start=self.decision is not None)
+        g = self._rebuilt(len(self.answers), self.actions)
+        g.events, g._event_base = list(self.events), self._event_base
+        return g
+
+    def undo(self) -> None:
+        """Take back the last answer: the game is again where it was when that decision was asked
+        (between-decision actions taken after the answer are taken back with it)."""
+        if not self.answers:
+            raise IllegalDecision(None, None, "there is no answer to take back")
+        target = len(self.answers) - 1
+        if not any(c.answers <= target for c in self.checkpoints):
+            raise IllegalDecision(None, None, "the history before this position was not kept")
+        g = self._rebuilt(target, [a for a in self.actions if a["at"] <= target])
+        g.events = self.events[: max(0, g.event_count - self._event_base)]
+        g._event_base = self._event_base
+        self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
+
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
-        event = {"n": len(self.events), "round": self.state.round, "phase": self.state.phase,
+        event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
         return event
@@ -123,16 +212,19 @@ class Game:
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
                 if st.phase == "westeros":
+                    self._checkpoint()
                     yield from westeros_phase(self)
                     if stop == "westeros":
                         break
                     st.phase = "planning"
                 if st.phase == "planning":
+                    self._checkpoint()
                     yield from planning_phase(self)
                     if stop == "planning":
                         break
                     st.phase = "action"
                 if st.phase == "action":
+                    self._checkpoint()
                     yield from action_phase(self)
                     self.check_victory()
                     if stop in ("action", "round"):

@@ -12,6 +12,7 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 from .decisions import IllegalDecision
 from .game import Game
 from .mod import ModOptions, new_game
+from .position import apply_actions
 from .rules import Rules
 
 LOG_FORMAT = "maester-game-log"
@@ -30,6 +31,7 @@ def game_log(game: Game, agents: str = "") -> dict:
                     "player_houses": getattr(game.options, "player_houses", None)},
         "agents": agents,
         "answers": game.answers,
+        "actions": game.actions,  # gifts and leaving, each at its place among the answers
         "events": game.events,
         "summary": game.summary(),
     }
@@ -60,13 +62,16 @@ def replay_log(rules: Rules, data: dict) -> tuple[Game, Diagnostics | None]:
     """Rerun a logged game; returns the game and, if it differs from the log, what differs."""
     diags = Diagnostics()
     game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})))
+    actions = data.get("actions") or []
     for i, answer in enumerate(data["answers"]):
         try:
+            apply_actions(game, actions, i)
             game.answer(answer)
         except IllegalDecision as e:
             diags.error("replay-diverged", f"decision {i} of the log is not legal in the replay", None,
                         e.diagnostics.items[0].message)
             return game, diags
+    apply_actions(game, actions, len(data["answers"]))
     logged = data.get("events", [])
     for mine, theirs in zip(game.events, logged, strict=False):
         if mine != theirs:

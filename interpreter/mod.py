@@ -13,6 +13,7 @@ from .game import Game, Options, Proc
 from .mod_bank import IronBankRules
 from .mod_loyalty import LoyaltyRules
 from .mod_vassals import VassalRules
+from .position import LEAVE
 from .rules import Rules
 from .state import HouseState
 
@@ -24,14 +25,17 @@ class ModOptions(Options):
 
 def new_game(rules: Rules, setup_id: str, seed: int = 0, options: Options | None = None, **kw) -> Game:
     """A `Game` for base setups, a `ModGame` for Mother of Dragons setups."""
-    setup = rules.setup(setup_id)
-    game = rules.game(setup["game"])
-    cls = ModGame if "vassal" in (game.get("order_sets") or []) else Game
-    return cls(rules, setup_id, seed=seed, options=options, **kw)
+    return Game.class_for(rules, setup_id)(rules, setup_id, seed=seed, options=options, **kw)
 
 
 class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
     """A game of Mother of Dragons: the base rules with the expansion's hooks (vassals, loyalty, the bank)."""
+
+    options_type = ModOptions
+
+    @classmethod
+    def plays(cls, game_rec: dict) -> bool:
+        return "vassal" in (game_rec.get("order_sets") or [])  # the rules sets with vassals
 
     # ---- setup (R31) -------------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -97,6 +101,7 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
             raise IllegalDecision(None, house, f"{house} can never be a vassal (R36.1)")
         if house not in self.state.leaving:
             self.state.leaving.append(house)
+            self.record_action({"type": LEAVE, "house": house})
             self.emit("leave", "R42.5", f"{house} will leave the game at the end of the round", house=house)
 
     def _apply_leaving(self) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .position import GIFT
+
 if TYPE_CHECKING:
     from .game import Proc
 
@@ -63,6 +65,7 @@ class VassalRules:
             raise IllegalDecision(None, amount, problems[0])
         self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")
         self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
+        self.record_action({"type": GIFT, "from": giver, "to": receiver, "amount": amount})
 
     def fixed_bids(self, track: str) -> dict[str, int]:
         return {h: 0 for h in self.state.tracks[track] if self.is_vassal(h)}  # R35.6

@@ -86,7 +86,7 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
         tied = [h for h in g.turn_order if bids.get(h) == amount]
         while len(tied) > 1:
             pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {amount}) "
-                                       f"goes first {what}?", tied, rule, tied=tied)
+                                       f"goes first {what}?", tied, rule, tied=list(tied))  # `tied` shrinks below
             out.append(pick)
             tied.remove(pick)
         out.extend(tied)

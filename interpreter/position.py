@@ -1,0 +1,201 @@
+"""The position as a value: save a game at any decision, resume it, clone it, undo an answer.
+
+A position document (`maester-position`, JSON) holds the current state, the pending decision and a
+*resume point*: the state at the start of the current phase step (a `checkpoint`, taken by the
+procedure wherever it can restart from the state alone) plus the answers and between-decision actions
+(gifts, leaving) given since. Resuming builds a game at the resume point and reruns those answers; the
+engine is deterministic, so it arrives at exactly the saved position, which is then checked against the
+saved state and decision. The document also keeps the whole history (answers and actions since the
+game began), so a resumed game can still undo past its resume point and write a complete log.
+
+This module knows nothing of the rules; `Game` calls it (and passes its own class to construct games).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError
+
+from .state import GameState
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .rules import Rules
+
+POSITION_FORMAT = "maester-position"
+POSITION_VERSION = 1
+
+# between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
+GIFT, LEAVE = "gift", "leave"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A point the procedure can restart from with the state alone (the start of a phase step)."""
+
+    state: dict  # GameState.to_json() at that point (never mutated)
+    answers: int  # answers given before it
+    events: int  # events emitted before it
+    decisions: int  # decisions asked before it
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+class PositionError(MaesterError):
+    """A position document that cannot be resumed (wrong format, another bundle, edited state)."""
+
+
+def _fail(message: str, hint: str | None = None) -> PositionError:
+    diags = Diagnostics()
+    diags.error("bad-position", message, None, hint)
+    return PositionError(diags)
+
+
+# ---- saving ---------------------------------------------------------------------------------------
+
+def to_document(game: Game) -> dict:
+    """The position as one JSON document (see the module docstring)."""
+    cps = game.checkpoints
+    kept = [cps[0], cps[-1]] if len(cps) > 1 else list(cps)  # the origin (for undo) and the resume point
+    return {
+        "format": POSITION_FORMAT,
+        "version": POSITION_VERSION,
+        "bundle_format": game.rules.bundle["format_version"],
+        "variant": game.rules.bundle.get("applied_variant"),
+        "setup": game.state.setup,
+        "seed": game.state.seed,
+        "options": asdict(game.options),
+        "state": game.state.to_json(),
+        "decision": game.decision.to_json() if game.decision else None,
+        "events": game.event_count,
+        "decisions": game.decision_count,
+        "checkpoints": [c.to_json() for c in kept],
+        "history": {"answers": list(game.answers), "actions": list(game.actions)},
+    }
+
+
+# ---- rebuilding ------------------------------------------------------------------------------------
+
+def rebuild(cls: type[Game], rules: Rules, setup: str, seed: int, options, checkpoints: list[Checkpoint],
+            answers: list, actions: list[dict], upto: int) -> Game:
+    """A game at the position reached after `answers[:upto]` and the actions taken meanwhile (`answers` and
+    `actions` are the whole history). The rerun starts at the last of `checkpoints`, which must lie at or
+    before `upto` (none: at the game's start)."""
+    if not checkpoints:
+        game = cls(rules, setup, seed=seed, options=options, start=False)
+        begin = 0
+    else:
+        cp = checkpoints[-1]
+        state = GameState.from_json(json.loads(json.dumps(cp.state)))  # a copy: the checkpoint stays intact
+        game = cls(rules, setup, seed=seed, options=options, state=state, start=False)
+        game.resume_at(checkpoints, answers[:cp.answers], [a for a in actions if a["at"] < cp.answers])
+        begin = cp.answers
+    game.start()
+    later = [a for a in actions if a["at"] >= begin]
+    for i in range(begin, upto):
+        apply_actions(game, later, i)
+        game.answer(answers[i])
+    apply_actions(game, later, upto)
+    return game
+
+
+def apply_actions(game: Game, actions: list[dict], at: int) -> None:
+    """Take the between-decision actions recorded at place `at` (after `at` answers)."""
+    for a in actions:
+        if a["at"] != at:
+            continue
+        if a["type"] == GIFT:
+            game.gift_power(a["from"], a["to"], a["amount"])
+        elif a["type"] == LEAVE:
+            game.leave(a["house"])
+        else:  # documents are checked by `_check_shape`; a programming error otherwise
+            raise AssertionError(f"unknown action {a!r}")
+
+
+def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) -> Game:
+    """Resume a saved position; every problem is one `PositionError`, never a half-built game."""
+    _check_shape(doc)
+    if doc["bundle_format"].split(".")[0] != rules.bundle["format_version"].split(".")[0]:
+        raise _fail(f"the position was saved with bundle format {doc['bundle_format']}, this bundle is "
+                    f"{rules.bundle['format_version']}")
+    if doc["variant"] != rules.bundle.get("applied_variant"):
+        raise _fail(f"the position was saved playing variant {doc['variant'] or 'none'}, but the rules loaded "
+                    f"use {rules.bundle.get('applied_variant') or 'none'}",
+                    f"resume with --variant {doc['variant']}" if doc["variant"] else "resume without --variant")
+    if doc["setup"] not in rules.bundle["setups"]:
+        raise _fail(f"the position's setup '{doc['setup']}' is not in the bundle")
+    cls = cls_for(doc["setup"])
+    options = _options(cls.options_type, doc["options"])
+    history = doc["history"]
+    answers, actions = history["answers"], history["actions"]
+    checkpoints = [Checkpoint(c["state"], c["answers"], c["events"], c["decisions"]) for c in doc["checkpoints"]]
+    try:
+        game = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
+    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise _fail(f"the position cannot be replayed from its resume point: {e}",
+                    "was it saved with another version of the content?") from None
+    if game.state.to_json() != doc["state"]:
+        raise _fail("the position's state does not follow from its resume point and answers",
+                    "the file was edited, or saved with other content or another version of maester")
+    mine = game.decision.to_json() if game.decision else None
+    if json.loads(json.dumps(mine)) != doc["decision"]:
+        raise _fail("the position's pending decision differs from the one the rules ask here")
+    # the events of the rerun happened before the save: the resumed game's own events begin here
+    game._event_base, game.events = game.event_count, []
+    return game
+
+
+def _options(options_type: type, saved: dict):
+    known = {f.name for f in fields(options_type)}
+    unknown = sorted(k for k, v in saved.items() if k not in known and v is not None)
+    if unknown:
+        raise _fail(f"the position's options {', '.join(unknown)} do not apply to this rules set")
+    return options_type(**{k: v for k, v in saved.items() if k in known})
+
+
+_SHAPE: dict[str, type | tuple[type, ...]] = {
+    "format": str, "version": int, "bundle_format": str, "variant": (str, type(None)), "setup": str, "seed": int,
+    "options": dict, "state": dict, "decision": (dict, type(None)), "events": int, "decisions": int,
+    "checkpoints": list, "history": dict,
+}
+_CHECKPOINT_SHAPE = {"state": dict, "answers": int, "events": int, "decisions": int}
+
+
+def _check_shape(doc: Any) -> None:
+    if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT:
+        raise _fail("this is not a maester position", "positions are written by `maester play --save FILE`")
+    if doc.get("version") != POSITION_VERSION:
+        raise _fail(f"position version {doc.get('version')!r} is not supported (this maester reads "
+                    f"version {POSITION_VERSION})")
+    for key, kind in _SHAPE.items():
+        if key not in doc:
+            raise _fail(f"the position has no '{key}'")
+        if not _is(doc[key], kind):
+            raise _fail(f"the position's '{key}' has the wrong type ({type(doc[key]).__name__})")
+    history = doc["history"]
+    if not isinstance(history.get("answers"), list) or not isinstance(history.get("actions"), list):
+        raise _fail("the position's history needs 'answers' and 'actions' lists")
+    for a in history["actions"]:
+        if not (isinstance(a, dict) and _is(a.get("at"), int) and a.get("type") in (GIFT, LEAVE)):
+            raise _fail(f"the position's history holds an action that is not a gift or a leave: {a!r}")
+    last = -1
+    for c in doc["checkpoints"]:
+        if not isinstance(c, dict) or any(not _is(c.get(k), t) for k, t in _CHECKPOINT_SHAPE.items()):
+            raise _fail("a checkpoint of the position needs 'state', 'answers', 'events' and 'decisions'")
+        if not last <= c["answers"] <= len(history["answers"]):
+            raise _fail("the position's checkpoints lie outside its history")
+        last = c["answers"]
+    if doc["history"]["answers"] and not doc["checkpoints"]:
+        raise _fail("the position has answers but no checkpoint to resume from")
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """isinstance, except that a boolean is not an integer here."""
+    if isinstance(value, bool) and kind in (int, (int,)):
+        return False
+    return isinstance(value, kind)
