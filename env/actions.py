@@ -7,7 +7,7 @@ built from the bundle only (never from a game in progress), in sections, each so
 | section | answers | where they come from |
 |---|---|---|
 | `int` | `0 .. max` | bids, counts: `max` is the largest number of power tokens of any house of the setup |
-| `word` | keywords, houses, areas, orders, house cards, loans, unit kinds, wildling/Westeros/tides cards | the bundle ids and the engine's fixed answer words (`KEYWORDS`) |
+| `word` | keywords, houses, areas, orders, tracks, Westeros decks, house cards, loans, unit kinds, wildling/Westeros/tides cards | the bundle ids and the engine's fixed answer words (`KEYWORDS`) |
 | `unit:area` | `footman:riverrun` | a unit kind moving or mustered into an area (march, muster) |
 | `area:unit` | `riverrun:footman` | a unit of an area (casualties, supply, interest) |
 | `area:order` | `bay-of-ice:vassal-march` | an order put in an area for someone else (vassal orders) |
@@ -47,8 +47,11 @@ class ActionTable:
         kinds = sorted(rules.unit_kinds)
         max_int = max([rules.house(h)["power_tokens"] for h in houses] + [MAX_UNIT_INDEX])
         words = set(KEYWORDS) | set(houses) | set(areas) | set(orders) | set(kinds)
-        for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards"):
+        for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards", "tracks",
+                        "unit_kinds", "orders"):
             words |= set(rules.bundle.get(section) or {})
+        for game in rules.bundle["games"].values():  # deck names (`i`..`iv`) a card may make a house choose
+            words |= set(game.get("westeros_decks") or [])
         values: list = list(range(max_int + 1))
         values += sorted(words)
         values += [f"{k}:{a}" for k in kinds for a in areas]

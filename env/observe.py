@@ -24,6 +24,7 @@ import numpy as np
 from maester.interpreter.rules import Rules
 
 HIDDEN = "hidden"
+AFTER_REVEAL = ("messenger-raven", "wildling-top")  # Planning Phase decisions asked once orders are face up
 PHASES = ("setup", "westeros", "planning", "action", "over")
 # Decision kinds the engine asks (`game.ask`/`game.choose` call sites); anything else is `other`.
 DECISION_KINDS = ("place-order", "messenger-raven", "wildling-top", "influence-bid", "wildling-bid", "break-tie",
@@ -38,12 +39,14 @@ def orders_revealed(game) -> bool:
     """Are this round's orders face up? Hidden from the first placement of the Planning Phase to its reveal."""
     if game.state.phase != "planning":
         return True
+    if game.decision is not None and game.decision.kind in AFTER_REVEAL:
+        return True
     for e in reversed(game.events):  # the Planning Phase has few events: a short walk back
         if e["type"] == "reveal-orders":
             return True
         if e["type"] == "phase" and e["rule"] == "R13":
             return False
-    return True
+    return False  # no evidence (a game resumed from a saved position keeps no events): hidden is the safe side
 
 
 def _sees_secret(game, house: str, event: dict) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from functools import lru_cache
 
 from maester.interpreter.mod import ModOptions, new_game
@@ -23,14 +22,7 @@ def make_game(rules: Rules, setup: str, seed: int, rounds: int | None = None, ti
 
 def clone(game):
     """An independent copy of a game in progress (same position, same pending decision)."""
-    if hasattr(game, "clone"):
-        return game.clone()
-    # Until `Game.clone` exists: the engine is deterministic, so the same setup, seed and options with the
-    # same answers rebuild the very same position.
-    twin = new_game(game.rules, game.state.setup, seed=game.state.seed, options=copy.copy(game.options))
-    for answer in game.answers:
-        twin.answer(answer)
-    return twin
+    return game.clone()
 
 
 def returns(game) -> dict[str, float]:
