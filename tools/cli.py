@@ -644,6 +644,12 @@ def lsp() -> None:
     start()
 
 
+from maester.tools import simulate_cmd, tournament_cmd  # noqa: E402 - commands in their own modules
+
+simulate_cmd.register(app)
+tournament_cmd.register(app)
+
+
 def main() -> None:
     app()
 
