@@ -91,11 +91,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.game = None
 
     # spaces are fixed objects: the API test checks they are the same object at every call
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one env, a handful of agents
+    @functools.cache  # noqa: B019 - one env, a handful of agents
     def observation_space(self, agent):
         return self._observation_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent):
         return self._action_space
 

@@ -114,7 +114,7 @@ class SearchAgent:
     """Determinized flat Monte Carlo (see the module docstring). `samples`: determinizations per candidate;
     `candidates`: at most this many answers are searched (the heuristic's choice always among them)."""
 
-    def __init__(self, seed: int = 0, samples: int = 4, candidates: int = 6):
+    def __init__(self, seed: int = 0, samples: int = 3, candidates: int = 4):
         self._holder = _Holder(seed)
         self._rng = Rng(self._holder)
         self.samples, self.candidates = samples, candidates

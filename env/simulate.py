@@ -26,7 +26,7 @@ class GameSpec:
     variant: str | None = None
     rounds: int | None = None
     tides_of_battle: bool = False
-    search_samples: int = 2
+    search_samples: int = 3
     search_candidates: int = 4
 
 

@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
                                              "(0: no Ray).")] = 2,
         address: Annotated[str | None, typer.Option("--address", help="Join this Ray cluster instead.")] = None,
         samples: Annotated[int, typer.Option("--search-samples", min=1, help="Search: determinizations per "
-                                             "candidate answer.")] = 2,
+                                             "candidate answer.")] = 3,
         candidates: Annotated[int, typer.Option("--search-candidates", min=2, help="Search: answers searched "
                                                 "per decision.")] = 4,
     ) -> None:
@@ -82,12 +82,17 @@ def register(app: typer.Typer) -> None:
                           f"one seat, the second the others (even share {even:.1%})")
             for col in ("agent", "against", "seats", "wins", "win rate", "95% interval", "verdict"):
                 table.add_column(col, justify="right" if col in ("seats", "wins", "win rate") else "left")
+            lines = []
             for k, (a, b) in enumerate(pairs):
                 chunk = records[k * games:(k + 1) * games]
                 wins = sum(1 for r in chunk if r["winner_agent"] == a and r["agents"].get(r["winner"]) == a)
                 lo, hi = wilson(wins, games)
-                table.add_row(a, b, str(games), str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}",
-                              verdict(lo, hi, even, a, b))
+                said = verdict(lo, hi, even, a, b)
+                table.add_row(a, b, str(games), str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}", said)
+                lines.append(f"{a} vs {b}: {a} wins {wins}/{games} = {wins / games:.1%} "
+                             f"[{lo:.1%}, {hi:.1%}] against an even {even:.1%}: {said}")
             out.print(table)
+            for line in lines:  # the same, one line per pair (for logs and narrow terminals)
+                out.print(line, highlight=False, soft_wrap=True)
 
         run()
