@@ -7,7 +7,7 @@ built from the bundle only (never from a game in progress), in sections, each so
 | section | answers | where they come from |
 |---|---|---|
 | `int` | `0 .. max` | bids, counts: `max` is the largest number of power tokens of any house of the setup |
-| `word` | keywords, houses, areas, orders, tracks, Westeros decks, house cards, loans, unit kinds, wildling/Westeros/tides cards | the bundle ids and the engine's fixed answer words (`KEYWORDS`) |
+| `word` | any bundle id a choice names | houses, areas, orders, tracks, decks, cards, loans, `KEYWORDS` |
 | `unit:area` | `footman:riverrun` | a unit kind moving or mustered into an area (march, muster) |
 | `area:unit` | `riverrun:footman` | a unit of an area (casualties, supply, interest) |
 | `area:order` | `bay-of-ice:vassal-march` | an order put in an area for someone else (vassal orders) |

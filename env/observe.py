@@ -3,15 +3,16 @@
 The engine keeps every hidden thing in plain sight of the code; this module is the one place that decides
 what a house sees (and a test inspects it for leaks):
 
-| hidden thing | where the engine keeps it | shown to a house |
-|---|---|---|
-| orders before the reveal (R13.4) | `state.orders` from the first placement | its own (and its vassals' it commands); others as `"hidden"` until the `reveal-orders` event of the round |
-| bids before the reveal (R10.2, R11.3) | locals of the bidding procedure; `houses[h].power` drops only at the reveal | nothing until the `bids` event; then `last_bid` |
-| the opponent's house card (R20.1) | locals of the combat procedure | nothing until the `reveal` event |
-| the order of the decks (R4.2) | `state.decks`, `wildling_deck`, `tides_deck`, `loan_deck` | sizes only |
-| the top wildling card (R13.5.2) | `raven-look` event (`secret`) | to the house that looked, while that card is still on top |
-| a vassal's dealt cards (R35.2) | `houses[v].hand`, `vassal-hand` event (`secret`) | to its commander only |
-| any event with a `secret` | `game.events` | to the house it names (or its commander) |
+- orders before the reveal (R13.4): kept in `state.orders` from the first placement. A house sees its
+  own (and those of the vassals it commands); others' as `"hidden"` until the round's `reveal-orders`.
+- bids before the reveal (R10.2, R11.3): locals of the bidding procedure (`houses[h].power` drops only
+  at the reveal). Nothing is seen until the `bids` event; then `last_bid`.
+- the opponent's house card (R20.1): locals of the combat procedure; seen at the `reveal` event.
+- the order of the decks (R4.2): `state.decks`, `wildling_deck`, `tides_deck`, `loan_deck`: sizes only.
+- the top wildling card (R13.5.2): the `raven-look` event's `secret`; seen by the house that looked,
+  while that card is still on top.
+- a vassal's dealt cards (R35.2): `houses[v].hand` and the `vassal-hand` secret: its commander only.
+- any event with a `secret`: only the house it names (or that house's commander).
 
 Own house cards and every non-vassal hand are public: the cards a house has not yet discarded are known to
 all (discards are face up). The pending decision is shown only to the house that decides.
@@ -96,7 +97,8 @@ def view(game, house: str) -> dict:
         "house": house, "round": st.round, "phase": st.phase, "decision": decision,
         "houses": houses, "tracks": {t: list(v) for t, v in st.tracks.items()},
         "blade_used": st.blade_used, "raven_used": st.raven_used, "seized_tokens": dict(st.seized_tokens),
-        "units": {a: {"house": u["house"], "units": [list(x) for x in u["units"]]} for a, u in sorted(st.units.items())},
+        "units": {a: {"house": u["house"], "units": [list(x) for x in u["units"]]}
+                  for a, u in sorted(st.units.items())},
         "orders": orders, "power_tokens": dict(st.power_tokens), "garrisons": dict(st.garrisons),
         "neutral_forces": dict(st.neutral_forces), "blocked": list(st.blocked),
         "wildling_threat": st.wildling_threat, "wildling_top": known_wildling_top(game, house),
@@ -136,7 +138,7 @@ class Encoder:
         self.cards = sorted(rules.bundle["house_cards"])
         self.wildlings = sorted(rules.wildling_cards)
         self.decks = list(setup.get("westeros_decks") or game["westeros_decks"])
-        H, K, O = len(self.houses), len(self.kinds), len(self.orders)  # noqa: N806 - sizes
+        H, K, O = len(self.houses), len(self.kinds), len(self.orders)  # noqa: N806, E741 - sizes
         self.area_width = (H + 1) + K + 1 + (O + 2) + (H + 1) + 4
         self.house_width = 4 + len(self.tracks) + 3 + 2 * len(self.cards)
         self.global_width = 1 + len(PHASES) + 3 + len(self.decks) + 1 + len(self.wildlings) + 1 \
@@ -154,7 +156,7 @@ class Encoder:
 
     def encode(self, v: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
-        H, K, O = len(self.houses), len(self.kinds), len(self.orders)  # noqa: N806
+        H, K, O = len(self.houses), len(self.kinds), len(self.orders)  # noqa: N806, E741
         aw, hi = self.area_width, self._h
         base = np.arange(len(self.areas)) * aw
         out[base + H] = 1.0  # no unit owner unless set below

@@ -69,7 +69,7 @@ def test_mask_is_the_legal_answers_of_the_house_asked_and_rewards_are_zero_sum()
             if other != agent:
                 assert env.observe(other)["action_mask"].sum() == 0
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-        if env.game.over and not env.agents == []:
+        if env.game.over and env.agents:
             r = dict(env.rewards)
             assert sorted(r.values()) == [-0.5, -0.5, 1.0] and r[env.game.state.winner] == 1.0
 
