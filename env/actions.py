@@ -62,13 +62,11 @@ class ActionTable:
         values += [f"{a}#{i}" for a in [ATTACK_AREA, *areas] for i in range(MAX_UNIT_INDEX)]
         self.setup = setup_id
         self.values: list = values
-        self._ids = {self._key(v): i for i, v in enumerate(values)}
-        if len(self._ids) != len(values):  # a word that is also a composite would shadow another id
+        # two maps, because 3 and "3" are different answers (and a dict would merge 1 and True)
+        self._ints = {v: i for i, v in enumerate(values) if type(v) is int}
+        self._words = {v: i for i, v in enumerate(values) if type(v) is str}
+        if len(self._ints) + len(self._words) != len(values):  # a word that is also a composite: a clash
             raise AssertionError("the action table has duplicate values")
-
-    @staticmethod
-    def _key(value) -> tuple:
-        return (type(value) is int, value)  # 3 and "3" are different answers
 
     def __len__(self) -> int:
         return len(self.values)
@@ -84,15 +82,20 @@ class ActionTable:
 
     def id_of(self, value, decision=None) -> int:
         """The action id of an answer value; a value outside the table is a clear error."""
-        try:
-            return self._ids[self._key(value)]
-        except (KeyError, TypeError):
-            diags = Diagnostics()
-            where = f"decision #{decision.number} ({decision.kind}, {decision.house}): " if decision else ""
-            diags.error("action-not-in-table", f"{where}the answer {value!r} has no action id in the table of "
-                        f"setup '{self.setup}'", None, "the engine offers an answer shape env/actions.py does not "
-                        "know: add it to the table (a new version of the environment)")
-            raise MaesterError(diags) from None
+        found = (self._words if type(value) is str else self._ints if type(value) is int else {}).get(value)
+        if found is not None:
+            return found
+        diags = Diagnostics()
+        where = f"decision #{decision.number} ({decision.kind}, {decision.house}): " if decision else ""
+        diags.error("action-not-in-table", f"{where}the answer {value!r} has no action id in the table of "
+                    f"setup '{self.setup}'", None, "the engine offers an answer shape env/actions.py does not "
+                    "know: add it to the table (a new version of the environment)")
+        raise MaesterError(diags)
 
     def ids_of(self, values: Iterable, decision=None) -> list[int]:
-        return [self.id_of(v, decision) for v in values]
+        words, ints = self._words, self._ints
+        out = []
+        for v in values:
+            i = words.get(v) if type(v) is str else ints.get(v) if type(v) is int else None
+            out.append(self.id_of(v, decision) if i is None else i)
+        return out

@@ -132,11 +132,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 self._select_dead_or_first()
             return
         d = self.game.decision
-        value = self.action_table.answer(action) if 0 <= int(action) < len(self.action_table) else action
-        if not d.is_legal(value):
-            raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now")
+        values = self.action_table.values
+        value = values[action] if 0 <= action < len(values) else action
         self._cumulative_rewards[agent] = 0.0
-        self.game.answer(value)
+        try:
+            self.game.answer(value)  # checks the answer against the legal ones before anything changes
+        except IllegalDecision:
+            raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now") from None
         if self.game.over:
             for a, r in returns(self.game).items():
                 self.rewards[a] = r
@@ -157,8 +159,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self._mask_cache is None or self._mask_cache[0] != d.number:
             mask = np.zeros(len(self.action_table), dtype=np.int8)
             mask[self.action_table.ids_of(d.options, d)] = 1
+            mask.flags.writeable = False  # shared by the calls of one step: read-only, never copied
             self._mask_cache = (d.number, mask)
-        return self._mask_cache[1].copy()
+        return self._mask_cache[1]
 
     def observe(self, agent: str) -> dict:
         return {"observation": self.encoder.encode(view(self.game, agent)), "action_mask": self.action_mask(agent)}
