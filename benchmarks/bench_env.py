@@ -171,7 +171,11 @@ def main(argv=None, rules=None) -> dict:
           f"ratio {result['step_ratio']:.2f}x (goal <= 1.3x)")
     print(f"  env.step + env.last():    {result['env_observe_us_per_step']:8.1f} us/step   "
           f"ratio {result['observe_ratio']:.2f}x (a full observation vector every step)")
-    if not args.no_release:
+    known = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{args.release}^{{commit}}"],
+                           capture_output=True).returncode == 0
+    if not args.no_release and not known:
+        print(f"  engine against the release: commit {args.release} is not in this clone (a shallow clone?): skipped")
+    elif not args.no_release:
         rel = release_comparison(args)
         result["release"] = rel
         print(f"  engine games/s: now {rel['now_games_per_s']:.1f}, release {rel['release']} "

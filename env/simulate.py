@@ -92,9 +92,11 @@ def _play_batch(specs: list[dict]) -> list[dict]:
 
 
 def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = None,
-              progress: Callable[[int], None] | None = None, batch: int = 1) -> list[dict]:
-    """Play every spec on Ray: a local cluster of `workers` CPUs, or the cluster at `address`. Records come
-    back in spec order; `progress(n)` is called as games finish."""
+              progress: Callable[[int], None] | None = None, batch: int = 1,
+              in_flight: int | None = None) -> list[dict]:
+    """Play every spec on Ray: a local cluster of `workers` CPUs, or the cluster at `address` (or the one
+    this process already joined). Records come back in spec order; `progress(n)` is called as games finish.
+    `in_flight` caps the batches running at once (default: the cluster's CPUs)."""
     import ray
 
     started = False
@@ -108,10 +110,14 @@ def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = Non
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_play_batch)
-        chunks = [specs[i:i + batch] for i in range(0, len(specs), batch)]
-        pending = {remote.remote([asdict(s) for s in chunk]): len(chunk) for chunk in chunks}
+        chunks = [specs[i:i + batch] for i in range(0, len(specs), batch)][::-1]
+        limit = in_flight or max(1, int(ray.cluster_resources().get("CPU", workers)))
+        pending: dict = {}
         records: list[dict] = []
-        while pending:
+        while chunks or pending:
+            while chunks and len(pending) < limit:
+                chunk = chunks.pop()
+                pending[remote.remote([asdict(s) for s in chunk])] = len(chunk)
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
                 records.extend(ray.get(ref))

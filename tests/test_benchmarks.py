@@ -64,3 +64,20 @@ def test_bench_effects_interpreted_and_direct_do_the_same_work(rules):
 def test_bench_effects_rejects_an_unknown_card(rules):
     with pytest.raises(SystemExit, match="no benchmark for nobody"):
         load("bench_effects").main(["--cards", "nobody"], rules=rules)
+
+
+def test_bench_env_runs_with_the_release_beside_it(rules, capsys):
+    pytest.importorskip("pettingzoo")
+    result = load("bench_env").main(["--games", "1", "--repeats", "1"], rules=rules)
+    out = capsys.readouterr().out
+    assert "env.step" in out and "goal <= 1.3x" in out and result["decisions"] > 0
+    assert result["step_ratio"] > 0 and result["observe_ratio"] > 0
+    if "release" in result:  # the release commit is in the clone: both engines played
+        assert result["release"]["now_games_per_s"] > 0 and result["release"]["release_games_per_s"] > 0
+
+
+def test_bench_ray_runs_on_two_workers(capsys):
+    pytest.importorskip("ray")
+    result = load("bench_ray").main(["--games", "2", "--rounds", "1", "--agents", "random"])
+    out = capsys.readouterr().out
+    assert "2 Ray workers" in out and "identical results" in out and result["ratio"] > 0
