@@ -99,10 +99,7 @@ def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int
         pick = _choices(seed)
         while not env.game.over:
             agent = env.agent_selection
-            if observe:
-                mask = env.last()[0]["action_mask"]
-            else:
-                mask = env.action_mask(agent)
+            mask = env.last()[0]["action_mask"] if observe else env.action_mask(agent)
             # the engine's option order, so both loops make the very same choices
             opts = env.game.decision.options
             action = table.id_of(opts[pick.below(len(opts))])
