@@ -168,3 +168,25 @@ def test_openspiel_random_simulation_and_serialization():
     assert len(state.observation_tensor(p)) == game.observation_tensor_size()
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert again.observation_string(p) == state.observation_string(p)
+
+
+@pytest.mark.parametrize("kind", ["house-card", "influence-bid", "place-order"])
+def test_the_next_house_sees_the_same_whatever_a_secret_answer_was(kind):
+    """A secret answer (a house card, a bid, a face-down order) changes nothing the next house may see."""
+    rules = rules_for(None)
+    for seed in range(1, 80):
+        game = make_game(rules, "base-3p", seed, rounds=4)
+        agents = {h: HeuristicAgent(i) for i, h in enumerate(sorted(game.state.houses))}
+        while game.decision is not None:
+            d = game.decision
+            if d.kind == kind and len(d.options) > 1:
+                a, b = game.clone(), game.clone()
+                a.answer(d.options[0])
+                b.answer(d.options[-1])
+                na, nb = a.decision, b.decision
+                if na and nb and na.kind == kind and na.house == nb.house != d.house:
+                    assert view(a, na.house) == view(b, nb.house)
+                    assert na.options == nb.options
+                    return
+            game.answer(agents[d.house].act(game, d))
+    pytest.fail(f"no two {kind} decisions of different houses in a row in 80 games")
