@@ -7,7 +7,6 @@ whenever it runs: results do not depend on the number of workers or on the order
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
@@ -105,8 +104,7 @@ def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = Non
         if address:
             ray.init(address=address, runtime_env=env, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env,
-                     _temp_dir=os.environ.get("MAESTER_RAY_TMP"))
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
         started = True
     try:
         remote = ray.remote(num_cpus=1)(_play_batch)
