@@ -55,17 +55,36 @@ def _sees_secret(game, house: str, event: dict) -> bool:
     return owner == house or (owner is not None and game.actor(owner) == house)
 
 
+_MARKED = ("raven-look", "raven-bottom", "wildling-attack")
+
+
+def _marks(game) -> tuple[list[dict], list[dict]]:
+    """The events with a `secret` and the wildling-top markers, found by reading only the events emitted
+    since the last call (views are asked at every step; the event log only grows)."""
+    cache = game.__dict__.get("_env_marks")
+    if cache is None or cache[0] > len(game.events) or (cache[0] and game.events[cache[0] - 1] is not cache[3]):
+        cache = game._env_marks = [0, [], [], None]  # first call, or another log (undo): read it all
+    seen, secrets, marks, _ = cache
+    for e in game.events[seen:]:
+        if "secret" in e:
+            secrets.append(e)
+        if e["type"] in _MARKED:
+            marks.append(e)
+    cache[0] = len(game.events)
+    cache[3] = game.events[-1] if game.events else None
+    return secrets, marks
+
+
 def known_wildling_top(game, house: str) -> str | None:
     """The top wildling card, if this house looked at it (Messenger Raven) and it is still on top."""
     deck = game.state.wildling_deck
     if not deck:
         return None
-    for e in reversed(game.events):
-        if e["type"] in ("wildling-attack", "raven-bottom"):
-            return None  # drawn or moved since anyone looked
-        if e["type"] == "raven-look":
-            return deck[0] if e.get("house") == house and e["secret"]["card"] == deck[0] else None
-    return None
+    _, marks = _marks(game)
+    if not marks or marks[-1]["type"] != "raven-look":
+        return None  # nobody looked, or the card was drawn or moved since
+    e = marks[-1]
+    return deck[0] if e.get("house") == house and e["secret"]["card"] == deck[0] else None
 
 
 def view(game, house: str) -> dict:
@@ -91,8 +110,7 @@ def view(game, house: str) -> dict:
         decision = {"house": d.house, "kind": d.kind}
         if d.house == house:  # the prompt and options are the decider's alone (they may name a secret card)
             decision.update(prompt=d.prompt, options=list(d.options), rule=d.rule)
-    secrets = [dict(e["secret"], type=e["type"], n=e["n"]) for e in game.events
-               if "secret" in e and _sees_secret(game, house, e)]
+    secrets = [dict(e["secret"], type=e["type"], n=e["n"]) for e in _marks(game)[0] if _sees_secret(game, house, e)]
     return {
         "house": house, "round": st.round, "phase": st.phase, "decision": decision,
         "houses": houses, "tracks": {t: list(v) for t, v in st.tracks.items()},
