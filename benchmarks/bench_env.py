@@ -38,7 +38,7 @@ sys.path.insert(0, sys.argv[1])
 for name in [m for m in sys.modules if m == "maester" or m.startswith("maester.")]:
     del sys.modules[name]
 import maester.interpreter.game as gm
-assert gm.__file__.startswith(sys.argv[1]) or "/maester/" in gm.__file__, gm.__file__
+assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
 from maester.interpreter.agents import agents_for
 from maester.interpreter.mod import new_game
 from maester.interpreter.rules import Rules

@@ -52,7 +52,7 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.interpreter.decisions import IllegalDecision
 
 from .actions import ActionTable
-from .observe import Encoder, view
+from .observe import Encoder, lean_view, view
 from .position import make_game, player_houses, returns, rules_for
 
 __all__ = ["env", "raw_env"]
@@ -164,7 +164,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self._mask_cache[1]
 
     def observe(self, agent: str) -> dict:
-        return {"observation": self.encoder.encode(view(self.game, agent)), "action_mask": self.action_mask(agent)}
+        return {"observation": self.encoder.encode(lean_view(self.game, agent)),
+                "action_mask": self.action_mask(agent)}
 
     def view(self, agent: str) -> dict:
         """What `agent` may know, as a plain dict (`maester.env.observe.view`)."""

@@ -129,6 +129,33 @@ def view(game, house: str) -> dict:
     }
 
 
+def lean_view(game, house: str) -> dict:
+    """The part of `view` the encoder reads, sharing the state's own lists instead of copying them (read it,
+    never change it). `Encoder.encode(lean_view(g, h))` equals `Encoder.encode(view(g, h))`, only cheaper."""
+    st = game.state
+    revealed = orders_revealed(game)
+    actor = game.actor
+    orders = {a: o if revealed or o["house"] == house or actor(o["house"]) == house
+              else {"house": o["house"], "order": HIDDEN} for a, o in st.orders.items()}
+    points = game.victory_table()
+    vassals = st.vassals
+    houses = {}
+    for h, hs in st.houses.items():
+        hidden = h in vassals and h != house and actor(h) != house
+        houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid, "vassal": h in vassals,
+                     "victory_points": points.get(h, 0), "hand": HIDDEN if hidden else hs.hand,
+                     "hand_size": len(hs.hand), "discards": hs.discards}
+    d = game.decision
+    return {"house": house, "round": st.round, "phase": st.phase,
+            "decision": {"house": d.house, "kind": d.kind} if d is not None else None,
+            "houses": houses, "tracks": st.tracks, "blade_used": st.blade_used, "raven_used": st.raven_used,
+            "units": st.units, "orders": orders, "power_tokens": st.power_tokens, "garrisons": st.garrisons,
+            "neutral_forces": st.neutral_forces, "blocked": st.blocked, "wildling_threat": st.wildling_threat,
+            "wildling_top": known_wildling_top(game, house),
+            "deck_sizes": {k: len(v) for k, v in st.decks.items()}, "wildling_deck_size": len(st.wildling_deck),
+            "loyalty": st.loyalty}
+
+
 class Encoder:
     """A fixed-length float32 encoding of `view` for one setup (the layout is built from the bundle).
 

@@ -34,7 +34,7 @@ import numpy as np
 import pyspiel
 
 from .actions import ActionTable
-from .observe import Encoder, view
+from .observe import Encoder, lean_view, view
 from .position import make_game, player_houses, returns, rules_for
 
 SHORT_NAME = "python_maester"
@@ -173,7 +173,7 @@ class MaesterObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MaesterState, player: int) -> None:
-        self.tensor[:] = _kit(state.setup, state.variant)[2].encode(view(state.engine, state.houses[player]))
+        self.tensor[:] = _kit(state.setup, state.variant)[2].encode(lean_view(state.engine, state.houses[player]))
 
     def string_from(self, state: MaesterState, player: int) -> str:
         house = state.houses[player]

@@ -27,6 +27,10 @@ def test_api_test_passes():
     api_test(make_env(), num_cycles=300)
 
 
+def test_api_test_passes_for_mother_of_dragons():
+    api_test(maester_v0.env(setup="mod-4p-with-targaryen", rounds=1), num_cycles=200)
+
+
 def test_seed_test_passes():
     seed_test(make_env, num_cycles=200)
 
@@ -140,14 +144,20 @@ def test_the_wildling_card_is_seen_only_by_the_house_that_looked():
 
 
 def test_observation_vector_depends_only_on_the_view():
-    env = make_env()
+    env = maester_v0.env(setup="mod-4p-with-targaryen", rounds=2)
     env.reset(seed=2)
     enc = env.encoder
-    for agent in env.possible_agents:
-        vec = env.observe(agent)["observation"]
-        assert vec.shape == (enc.size,) and vec.dtype == np.float32
-        assert np.array_equal(vec, enc.encode(env.view(agent)))
     assert "round 1, planning phase" in env.render()
+    steps = 0
+    while not env.game.over:
+        for agent in env.agents:
+            vec = env.observe(agent)["observation"]
+            assert vec.shape == (enc.size,) and vec.dtype == np.float32
+            assert np.array_equal(vec, enc.encode(env.view(agent)))  # the fast path encodes the same view
+        d = env.game.decision
+        env.step(env.action_table.id_of(d.options[steps % len(d.options)]))
+        steps += 1
+    assert steps > 50
 
 
 def test_openspiel_random_simulation_and_serialization():
