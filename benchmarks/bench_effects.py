@@ -55,7 +55,10 @@ SEA = {"area": "the-golden-sound", "origin": "sunset-sea", "support": [("ironman
 
 def tywin_lannister(g: Game, c: Combat, you: str) -> None:
     if c.winner == you:
-        g.gain_power(you, 2, "R20.2.4 tywin-lannister", "tywin-lannister")
+        # the event names the card and its statement, as every event of a card ability does
+        g.origin = ("tywin-lannister", g.rules.card("tywin-lannister")["abilities"][0]["body"][0]["at"])
+        g.gain_power(you, 2, "R20.2.4", "tywin-lannister")
+        g.origin = None
 
 
 def catelyn_stark(g: Game, c: Combat, you: str) -> None:

@@ -49,7 +49,7 @@ with mkdocs_gen_files.open("cards/index.md", "w") as f:
         cards = [c for c in bundle["house_cards"].values() if c["set"] == s]
         f.write(f"| {s} | {len(cards)} | {sum(1 for c in cards if c['abilities'])} |\n")
     for section, label in (("westeros_cards", "Westeros cards"), ("wildling_cards", "wildling cards"),
-                           ("loans", "loans")):
+                           ("loans", "loans"), ("tides_cards", "Tides of Battle cards")):
         f.write(f"| {label} | {len(bundle[section])} | {len(bundle[section])} |\n")
 
 for s in SETS:
@@ -69,7 +69,8 @@ for s in SETS:
             f.write(card_block("house_cards", cid, c))
 
 for section, page, title in (("westeros_cards", "westeros", "Westeros cards"),
-                             ("wildling_cards", "wildlings", "Wildling cards"), ("loans", "loans", "Loans")):
+                             ("wildling_cards", "wildlings", "Wildling cards"), ("loans", "loans", "Loans"),
+                             ("tides_cards", "tides-of-battle", "Tides of Battle")):
     items = sorted(bundle[section].items(), key=lambda kv: (kv[1].get("deck", ""), kv[0]))
     with mkdocs_gen_files.open(f"cards/{page}.md", "w") as f:
         f.write(f"# {title}\n\n")

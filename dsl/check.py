@@ -315,6 +315,7 @@ class EffectChecker:
                 if distinct:
                     out["distinct"] = True
                 out["body"] = self.block(body, scope.child(**{var: elem}))
+                out["at"] = str(item.span)  # decisions and their events point at this line
                 return out
             case ast.May(by=by, pay=pay, condition=cond, body=body, otherwise=otherwise):
                 out = {"may": self._chooser(by, scope, item.span)}
@@ -325,6 +326,7 @@ class EffectChecker:
                 out["body"] = self.block(body, scope)
                 if otherwise is not None:
                     out["else"] = self.block(otherwise, scope)
+                out["at"] = str(item.span)  # the cost paid and the events of the step point at this line
                 return out
             case ast.Let(var=var, value=value):
                 lowered, t = self.infer(value, scope, None)

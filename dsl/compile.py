@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -16,10 +15,11 @@ from pathlib import Path
 
 from . import ast
 from .boards import BoardBuild, Change, apply_changes, board_json, validate_board
+from .cache import bundle_cache_enabled, cache_dir
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .kinds import KINDS, Kind
-from .parse import parse_text
+from .parse_cache import ParseFn, parse_cached
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 CONTENT_SUFFIX = ".mst"
@@ -170,8 +170,9 @@ def _generic(kind: Kind, found: dict) -> dict:
 
 
 class Compiler:
-    def __init__(self, diags: Diagnostics):
+    def __init__(self, diags: Diagnostics, parse: ParseFn | None = None):
         self.diags = diags
+        self.parse = parse or parse_cached  # unchanged files come from the parse cache
         self.symbols = Symbols()
         self.check = Checker(self.symbols, diags)
         self.effects = EffectChecker(self.symbols, diags)
@@ -179,7 +180,7 @@ class Compiler:
     def run(self, sources: list[Source]) -> dict:
         decls: list[Declaration] = []
         for src in sources:
-            items = parse_text(src.text, src.label, self.diags)
+            items = self.parse(src.text, src.label, self.diags)
             if items is None:
                 continue
             if not items:
@@ -466,11 +467,11 @@ def _post_process(kind: str, record: dict) -> dict:
     return record
 
 
-def compile_sources(sources: list[Source], diags: Diagnostics | None = None) -> dict:
+def compile_sources(sources: list[Source], diags: Diagnostics | None = None, parse: ParseFn | None = None) -> dict:
     diags = diags if diags is not None else Diagnostics()
     for s in sources:
         diags.add_source(s.label, s.text)
-    bundle = Compiler(diags).run(sources)
+    bundle = Compiler(diags, parse).run(sources)
     if diags.errors:
         raise CompileError(diags)
     from .validate import validate_bundle  # late: schema loading is only needed for a clean compile
@@ -496,7 +497,7 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     if not sources:
         diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")
         raise CompileError(diags)
-    cached = _cache_path(sources) if cache and not os.environ.get("MAESTER_NO_CACHE") else None
+    cached = _cache_path(sources) if cache and bundle_cache_enabled() else None
     if cached is not None and cached.exists():
         try:
             return json.loads(cached.read_text(encoding="utf-8"))
@@ -523,5 +524,4 @@ def _cache_path(sources: list[Source]) -> Path | None:
         digest.update(resources.files("maester.schemas").joinpath(name).read_bytes())
     for s in sources:
         digest.update(s.label.encode() + b"\0" + s.text.encode() + b"\0")
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "maester" / f"bundle-{digest.hexdigest()[:24]}.json"
+    return cache_dir() / f"bundle-{digest.hexdigest()[:24]}.json"

@@ -104,14 +104,16 @@ def effect_schema() -> dict:
             "type": "object",
             "properties": {"choose": {"type": "string"}, "from": {"$ref": "#/$defs/expr"},
                            "by": {"$ref": "#/$defs/expr"}, "count": {"$ref": "#/$defs/expr"},
-                           "distinct": {"type": "boolean"}, "body": {"$ref": "#/$defs/block"}},
+                           "distinct": {"type": "boolean"}, "body": {"$ref": "#/$defs/block"},
+                           "at": {"type": "string", "description": "file:line:col of the statement"}},
             "required": ["choose", "from", "by", "body"], "additionalProperties": False,
         },
         "may": {
             "type": "object",
             "properties": {"may": {"$ref": "#/$defs/expr"}, "pay": {"$ref": "#/$defs/expr"},
                            "condition": {"$ref": "#/$defs/expr"}, "body": {"$ref": "#/$defs/block"},
-                           "else": {"$ref": "#/$defs/block"}},
+                           "else": {"$ref": "#/$defs/block"},
+                           "at": {"type": "string", "description": "file:line:col of the statement"}},
             "required": ["may", "body"], "additionalProperties": False,
         },
         "let": {

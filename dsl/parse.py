@@ -6,6 +6,7 @@ file, not only the first.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from importlib import resources
 
@@ -77,7 +78,25 @@ class _NewlinesInBrackets:
 def parser() -> Lark:
     grammar = resources.files("maester.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                postlex=_NewlinesInBrackets())
+                postlex=_NewlinesInBrackets(), cache=_tables_cache(grammar))
+
+
+def _tables_cache(grammar: str) -> str | bool:
+    """Where Lark keeps its parse tables for this grammar (building them is most of a parser's start-up).
+
+    Lark checks the grammar, its options and its own version stored in the file, so a stale file is rebuilt.
+    """
+    from .cache import cache_dir, parse_cache_enabled
+
+    if not parse_cache_enabled():
+        return False
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
+    return str(folder / f"lark-tables-{digest}.pickle")
 
 
 def _span(file: str, meta_or_token) -> Span:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import control
-from .combat import Combat, resolve_combat
+from .combat import Combat, _call_for_support, _eligible_supports, resolve_combat
+from .mustering import muster
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -209,8 +210,6 @@ def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves:
                              left: dict[str, int]) -> bool:
     """Could this march beat the neutral force in `area`: the units already sent there and every unit still
     free to go, the March order, and every adjacent Support order, whoever holds it (R25.2, R25.3)?"""
-    from .combat import _eligible_supports
-
     st = g.state
     bonus = g.rules.order(st.orders[origin]["order"]).get("value") or 0
     c = Combat(house, "__neutral__", area, origin, [], bonus)
@@ -376,8 +375,6 @@ def _attack_neutral_force(g: Game, house: str, origin: str, area: str, attacking
     """Strength (units, order, support) must reach the token's (R25.2, R25.3); no cards, no blade."""
     st = g.state
     c = Combat(house, "", area, origin, attacking, bonus)
-    from .combat import _call_for_support
-
     c.defender = "__neutral__"
     yield from _call_for_support(g, c)
     strength = c.initial(g, house)
@@ -407,8 +404,6 @@ def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
         how = yield from g.choose(house, "consolidate", f"{house}: special consolidate power in {area}: power or "
                                   "muster?", ["power", "muster"], "R18.3", area=area)
         if how == "muster":
-            from .mustering import muster
-
             g.emit("consolidate", "R18.3", f"{house} musters in {area}", house=house, area=area)
             yield from muster(g, house, [area], "R18.3")
             return

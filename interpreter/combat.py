@@ -242,7 +242,7 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
     return Scope({"you": house, "opponent": opponent, "embattled-area": c.area, "this-card": card,
                   "your-card": card, "opponent-card": c.cards.get(opponent), "attacker": c.attacker,
                   "defender": c.defender, "march-origin": c.origin},
-                 house, c, card, _RULE_OF[window] + card)
+                 house, c, card, _WINDOW_RULES[window])
 
 
 def _statements(g: Game, block: list, sc: Scope):
@@ -276,13 +276,10 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
                 yield from run_ability(g, ability, _scope(c, house, card, window))
 
 
-_RULE_OF: dict[str, str] = {}  # window -> "RULE " prefix of the rule cited by its abilities' events
-
 _WINDOW_RULES = {
     "cancel": "R20.2.1", "immediately": "R20.2.2", "before-combat": "R20.2", "combat-strength": "R20.2.3",
     "after-winner-determination": "R20.2.4", "casualties": "R21.2", "retreat": "R21.3", "after-combat": "R20.2.5",
 }
-_RULE_OF.update({w: r + " " for w, r in _WINDOW_RULES.items()})
 
 
 def _eligible_supports(g: Game, c: Combat) -> list[str]:

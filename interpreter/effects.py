@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import control
+from .procedures import run_procedure
 
 if TYPE_CHECKING:
     from .combat import Combat
@@ -197,9 +198,18 @@ def _compile_pure(block: list) -> Callable:
 
 def _compile_pure_statement(st: dict) -> Callable:
     if "do" in st:
-        handler, st_ = HANDLERS[st["do"]], st
+        handler, st_, at = HANDLERS[st["do"]], st, st.get("at", "")
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
-        return lambda g, sc: handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+
+        def do_pure(g, sc):
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            outer, g.origin = g.origin, (sc.card, at)
+            try:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st_)
+            finally:
+                g.origin = outer
+        return do_pure
     if "if" in st:
         cond, then = compiled_expr(st["if"]), _compile_pure(st["then"])
         otherwise = _compile_pure(st["else"]) if st.get("else") else None
@@ -244,8 +254,12 @@ def _compile_statement(st: dict) -> Callable:
         if handler is None:
             raise EffectError(f"no handler for primitive '{name}'")
 
+        at = st.get("at", "")
+
         def do(g, sc):
-            return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            if sc.card is None:
+                return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+            return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
         return do
     if "if" in st:
         cond = compiled_expr(st["if"])
@@ -278,6 +292,40 @@ def _compile_statement(st: dict) -> Callable:
     raise EffectError(f"unknown statement {sorted(st)}")
 
 
+def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
+    """Run `fn` (a plain function or a generator of decisions) with `origin` as the source of its events.
+
+    A generator keeps the origin across its decisions: while it waits for an answer nothing else of
+    this game runs, and nested statements set and restore their own origin.
+    """
+    outer, g.origin = g.origin, origin
+    try:
+        out = fn(*args)
+    finally:
+        g.origin = outer
+    if inspect.isgenerator(out):
+        return _traced_steps(g, origin, out)
+    return out if out is not None else ()
+
+
+def _traced_steps(g: Game, origin: tuple[str, str], steps: Proc) -> Proc:
+    outer, g.origin = g.origin, origin
+    try:
+        answer = None
+        while True:
+            try:
+                d = steps.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            g.origin = outer  # while waiting for the answer, the origin is not this statement's
+            try:
+                answer = yield d
+            finally:
+                g.origin = origin
+    finally:
+        g.origin = outer
+
+
 def _as_option(value):
     return value if isinstance(value, str | int) else str(value)
 
@@ -293,7 +341,7 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
             break  # fewer than asked: take what there is (R0.6)
         unique = sorted({_as_option(o) for o in options}, key=str)
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
-                                   card=sc.card, name=st["choose"])
+                                   card=sc.card, name=st["choose"], source=st.get("at", ""))
         picks.append(pick)
         if distinct:
             options = [o for o in options if _as_option(o) != pick]
@@ -309,10 +357,14 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
     taken = False
     if able:
         prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
-        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost)) == "yes"
+        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
+                                     source=st.get("at", ""))) == "yes"
     if taken:
         if cost:
-            g.discard_power(by, cost, sc.rule, f"cost of {sc.card}")
+            if sc.card is not None:
+                traced(g, (sc.card, st.get("at", "")), g.discard_power, by, cost, sc.rule, f"cost of {sc.card}")
+            else:
+                g.discard_power(by, cost, sc.rule, "cost")
         yield from run(g, st["body"], sc)
     elif "else" in st:
         yield from run(g, st["else"], sc)
@@ -468,15 +520,13 @@ def _replace_unit(g, sc, a, st):
 def _place_units(g, sc, a, st):
     house = a["house"]
     by = a.get("by") or house
-    from .mustering import placement_areas
-
     for _ in range(a.get("count", 1)):
         kinds = [a["kind"]] if a.get("kind") else [k for k in g.rules.unit_kinds if
                                                    g.rules.unit_kinds[k].get("muster_cost") is not None]
         kinds = [k for k in kinds if g.available_units(house, k) > 0]
         options = []
         for kind in kinds:
-            for area in placement_areas(g, house, kind, a.get("in") or None):
+            for area in run_procedure("placement-areas")(g, house, kind, a.get("in") or None):
                 options.append(f"{kind}:{area}")
         if not options:
             return
@@ -510,10 +560,8 @@ def _remove_order(g, sc, a, st):
 
 @handler("place-order")
 def _place_order(g, sc, a, st):
-    from .planning import unused_tokens
-
     house, area, order = a["house"], a["area"], a["order"]
-    if g.state.house_in(area) != house or order not in unused_tokens(g, house):
+    if g.state.house_in(area) != house or order not in run_procedure("unused-tokens")(g, house):
         return _nothing()  # orders need units of their house (R14.7); the token must be off the board
     old = g.state.orders.pop(area, None)
     if old:
@@ -582,53 +630,39 @@ def _move_supply(g, sc, a, st):
         g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"],
                supply=new)
         hs.supply = new
-    from .mustering import reconcile
-
-    yield from reconcile(g, [a["house"]], sc.rule)
+    yield from run_procedure("reconcile")(g, [a["house"]], sc.rule)
 
 
 # -- procedures shared by cards
 @handler("adjust-supply")
 def _adjust_supply(g, sc, a, st):
-    from .mustering import adjust_supply
-
-    yield from adjust_supply(g, sc.rule or "R8.2")
+    yield from run_procedure("adjust-supply")(g, sc.rule or "R8.2")
 
 
 @handler("muster")
 def _muster(g, sc, a, st):
-    from .mustering import muster
-
-    yield from muster(g, a["house"], a.get("in") or None, sc.rule or "R9")
+    yield from run_procedure("muster")(g, a["house"], a.get("in") or None, sc.rule or "R9")
 
 
 @handler("collect-power")
 def _collect_power(g, sc, a, st):
-    from .westeros import collect_power
-
-    collect_power(g, a.get("ports", True), sc.rule or "R7.9")
+    run_procedure("collect-power")(g, a.get("ports", True), sc.rule or "R7.9")
     return _nothing()
 
 
 @handler("bid-on-influence-tracks")
 def _bid(g, sc, a, st):
-    from .westeros import influence_bidding
-
-    yield from influence_bidding(g)
+    yield from run_procedure("bid-on-influence-tracks")(g)
 
 
 @handler("wildling-attack")
 def _wildling_attack(g, sc, a, st):
-    from .westeros import wildling_attack
-
-    yield from wildling_attack(g, a.get("strength"), a.get("excluded"))
+    yield from run_procedure("wildling-attack")(g, a.get("strength"), a.get("excluded"))
 
 
 @handler("advance-wildlings")
 def _advance_wildlings(g, sc, a, st):
-    from .westeros import advance_wildlings
-
-    yield from advance_wildlings(g, a.get("steps", 1))
+    yield from run_procedure("advance-wildlings")(g, a.get("steps", 1))
 
 
 @handler("move-wildling-threat")
@@ -809,6 +843,7 @@ def _discard_from_hand(g, sc, a, st):
 @handler("keep-played-card")
 def _keep_played(g, sc, a, st):
     _combat(sc).keep_card.add(a["house"])
+    g.later[("keep", a["house"])] = g.origin  # the clean up that keeps the card cites this statement
     return _nothing()
 
 
@@ -817,6 +852,7 @@ def _remove_from_game(g, sc, a, st):
     card = a["card"]
     if sc.combat is not None and card in sc.combat.cards.values():
         sc.combat.removed_cards.add(card)
+        g.later[("remove", card)] = g.origin  # the clean up that removes it cites this statement
         g.emit("cards", sc.rule, f"{card} will be removed from the game", card=card)
         return _nothing()
     for house, hs in g.state.houses.items():
@@ -923,10 +959,8 @@ def _order_areas(g, sc, a):
 
 @query("unused-orders")
 def _unused_orders(g, sc, a):
-    from .planning import unused_tokens
-
     among = a.get("among") or None
-    return sorted({o for o in unused_tokens(g, a["house"]) if among is None or o in among})
+    return sorted({o for o in run_procedure("unused-tokens")(g, a["house"]) if among is None or o in among})
 
 
 def _strengths(g, cards):

@@ -9,18 +9,25 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 from __future__ import annotations
 
 from collections.abc import Generator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from . import control, position
+from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
+from .phases import action_phase, planning_phase, westeros_phase
 from .position import Checkpoint
 from .rng import Rng, seed_state
 from .rules import Rules
 from .state import GameState, HouseState
 
 Proc = Generator[Decision, object, object]
+
+
+def _from_state(rules: Rules, doc: dict) -> Game:
+    return Game.from_state(rules, doc)
 
 
 class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -70,7 +77,12 @@ class Game:
         self.decision: Decision | None = None
         self._count = 0
         self._event_base = 0  # events emitted before this object's first one (a resumed game)
+        self._restarted = False  # set by `resume_at`: the first checkpoint reached is the one resumed from
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
+        # (card id, "file:line:col") of the card statement running now: its events carry both (see emit)
+        self.origin: tuple[str, str] | None = None
+        # origins of what a card statement sets up for later (a card kept or removed at the clean up)
+        self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
@@ -111,8 +123,13 @@ class Game:
         """Make a decision to yield: `answer = yield game.ask(...)`."""
         if not options:
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
+        if kind not in DECISION_KINDS:
+            raise AssertionError(f"decision kind '{kind}' is not declared in decision_kinds.py")
         if self._count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
+        if self.origin is not None:  # a decision a card statement asks names the card and the statement
+            info.setdefault("card", self.origin[0])
+            info.setdefault("source", self.origin[1])
         actor = self.actor(decider)
         if actor != decider:  # a vassal's commander decides for it (R33.7)
             info.setdefault("for", decider)
@@ -138,6 +155,9 @@ class Game:
 
     def _checkpoint(self) -> None:
         """The procedure is at a point it can restart from with the state alone: remember it."""
+        if self._restarted:  # a game rebuilt at a checkpoint is at that very point: nothing new to keep
+            self._restarted = False
+            return
         cp = Checkpoint(self.state.to_json(), len(self.answers), self.event_count, self._count)
         if self.checkpoints and self.checkpoints[-1].answers == cp.answers and len(self.checkpoints) > 1:
             self.checkpoints[-1] = cp  # no decision since the last one: the later point reruns less
@@ -150,6 +170,7 @@ class Game:
         cp = checkpoints[-1]
         self._event_base, self._count = cp.events, cp.decisions
         self.answers, self.actions, self.checkpoints = list(answers), list(actions), list(checkpoints)
+        self._restarted = True
 
     def record_action(self, entry: dict) -> None:
         """Keep a between-decision action in the history, placed after the answers given so far."""
@@ -179,6 +200,12 @@ class Game:
         g.events, g._event_base = list(self.events), self._event_base
         return g
 
+    def __deepcopy__(self, memo) -> Game:
+        return self.clone()
+
+    def __reduce__(self):  # pickling (e.g. to send a game to another process) goes through the position
+        return (_from_state, (self.rules, self.to_state()))
+
     def undo(self) -> None:
         """Take back the last answer: the game is again where it was when that decision was asked
         (between-decision actions taken after the answer are taken back with it)."""
@@ -192,8 +219,28 @@ class Game:
         g._event_base = self._event_base
         self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
 
+    @contextmanager
+    def origin_of(self, key: tuple[str, str]):
+        """Emit as the card statement that set `key` up earlier (nothing changes when none did)."""
+        origin = self.later.pop(key, None)
+        if origin is None or self.origin is not None:
+            yield
+            return
+        self.origin = origin
+        try:
+            yield
+        finally:
+            self.origin = None
+
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
+        if self.origin is not None:
+            # an event of a card ability: `card` names that card, `source` its DSL statement; a different card
+            # the event is about (the card a cancel sends back, the one revealed instead) moves to `subject`
+            card, source = self.origin
+            if data.get("card") not in (None, card):
+                data["subject"] = data["card"]
+            data["card"], data["source"] = card, source
         event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
@@ -201,8 +248,6 @@ class Game:
 
     # ---- the game --------------------------------------------------------------------------------
     def _run(self) -> Proc:
-        from .phases import action_phase, planning_phase, westeros_phase
-
         st = self.state
         stop = self.options.stop_after
         try:
@@ -601,7 +646,8 @@ class Game:
         if card not in hs.hand:
             return
         if keep:
-            self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
+            with self.origin_of(("keep", house)):
+                self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
             return
         hs.hand.remove(card)
         hs.discards.append(card)
@@ -623,7 +669,8 @@ class Game:
             if card in pile:
                 pile.remove(card)
         hs.removed.append(card)
-        self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
+        with self.origin_of(("remove", card)):
+            self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
         if not hs.hand:
             self.refresh_hand(house)
 
@@ -699,6 +746,6 @@ class Game:
             "rounds": self.state.round,
             "castles": {h: self.victory_points(h) for h in self.turn_order},
             "decisions": len(self.answers),
-            "events": len(self.events),
+            "events": self.event_count,
             "state_hash": self.state.hash(),
         }

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
+from . import formats
 from .decisions import IllegalDecision
 from .game import Game
 from .mod import ModOptions, new_game
@@ -54,6 +55,12 @@ def read_log(path: Path) -> dict:
     if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
         diags.error("not-a-log", f"{path} is not a maester game log", Span(str(path), 0, 0),
                     "game logs are written by `maester play --log FILE`")
+        raise MaesterError(diags)
+    found = formats.problems("log", data, limit=5)
+    if found:
+        for problem in found:
+            diags.error("bad-log", f"{path}: {problem}", Span(str(path), 0, 0),
+                        "the log does not follow schemas/log.schema.json")
         raise MaesterError(diags)
     return data
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .decisions import IllegalDecision
 from .game import Game, Options, Proc
 from .mod_bank import IronBankRules
 from .mod_loyalty import LoyaltyRules
@@ -93,8 +94,6 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
     def leave(self, house: str) -> None:
         """A player leaves the game: from the next round its house is a vassal (R42.5)."""
-        from .decisions import IllegalDecision
-
         if house not in self.state.houses or self.is_vassal(house):
             raise IllegalDecision(None, house, f"'{house}' is not a player house of this game")
         if self.rules.house(house).get("never_vassal"):

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from .game import Proc
 
 from .effects import Scope, run
+from .mustering import muster
 
 
 class IronBankRules:
@@ -86,8 +87,6 @@ class IronBankRules:
         elif kind == "defense-or-muster":
             a = self.board.area(area)
             if a.is_land and self.castle_level(area) != "none":  # no effect in a port (R34.5)
-                from .mustering import muster
-
                 self.emit("muster-order", "R34.5", f"{house} musters in {area} (vassal muster order)", area=area)
                 yield from muster(self, house, [area], "R34.5")
             else:
@@ -115,6 +114,6 @@ class IronBankRules:
         st.loans.setdefault(house, []).append(pick)
         self.emit("loan", "R40.4", f"{house} takes the loan {pick} for {cost} power", house=house, loan=pick)
         loan = self.rules.bundle["loans"][pick]
-        sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule=f"R41 {pick}")
+        sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule="R41")
         yield from run(self, loan["effect"], sc)
         self.check_victory()

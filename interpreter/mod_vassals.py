@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .decisions import IllegalDecision
 from .position import GIFT
 
 if TYPE_CHECKING:
@@ -50,8 +51,6 @@ class VassalRules:
 
     def gift_power(self, giver: str, receiver: str, amount: int) -> None:
         """A player gives power to another player at any time (R42.4): not to or from vassals."""
-        from .decisions import IllegalDecision
-
         problems = []
         if giver not in self.state.houses or receiver not in self.state.houses or giver == receiver:
             problems.append("gifts go between two different houses in the game")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import control
+from .procedures import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -12,6 +13,7 @@ if TYPE_CHECKING:
 DONE = "done"
 
 
+@procedure("adjust-supply")
 def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
     """Every house moves its supply token to its barrels (max 6), then reconciles in turn order."""
     top = g.rules.max_supply(g.state.game)
@@ -24,6 +26,7 @@ def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
     yield from reconcile(g, g.turn_order, "R8.4")
 
 
+@procedure("reconcile")
 def reconcile(g: Game, houses: list[str], rule: str = "R8.4") -> Proc:
     """Houses over their supply limit destroy units of their choice until they fit (R8.4)."""
     for house in houses:
@@ -42,6 +45,7 @@ def mustering_points(g: Game, area: str) -> int:
     return {"castle": 1, "stronghold": 2}.get(castle, 0)
 
 
+@procedure("placement-areas")
 def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -> list[str]:
     """Where a house may put a new unit outside mustering: areas it controls or holds units in (R41.1), or,
     when the effect names the areas (`allowed`), any of those without another house's units (R39.4)."""
@@ -112,6 +116,7 @@ def ship_areas(g: Game, house: str, area: str) -> list[str]:
     return out
 
 
+@procedure("muster")
 def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Proc:
     """Muster in the given areas (default: every castle/stronghold area the house controls)."""
     if areas is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .procedures import procedure
+
 if TYPE_CHECKING:
     from .game import Game, Proc
 
@@ -62,6 +64,7 @@ def _stars_in(g: Game, placed: list[str]) -> int:
     return sum(1 for tok in placed if order(tok)["star"])
 
 
+@procedure("unused-tokens")
 def unused_tokens(g: Game, house: str) -> list[str]:
     return _unused(g, _placed(g, house))
 

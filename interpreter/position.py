@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
+from . import formats
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -119,7 +120,18 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
 
 def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) -> Game:
     """Resume a saved position; every problem is one `PositionError`, never a half-built game."""
-    _check_shape(doc)
+    _check_shape(doc)  # the envelope first: its messages say more than a schema pointer
+    try:
+        return _resume(cls_for, rules, doc)
+    except PositionError:
+        # the rerun proves a document right; a wrong one is explained by the schema where it can be
+        found = formats.problems("position", doc, limit=5)
+        if found:
+            raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}") from None
+        raise
+
+
+def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Game:
     if doc["bundle_format"].split(".")[0] != rules.bundle["format_version"].split(".")[0]:
         raise _fail(f"the position was saved with bundle format {doc['bundle_format']}, this bundle is "
                     f"{rules.bundle['format_version']}")

@@ -427,13 +427,15 @@ def explain_lines(result: Result) -> list[str]:
     for step in result.steps:
         if step.event is not None:
             e = step.event
-            lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}")
+            origin = f"  ⟨{e['card']} @ {e['source']}⟩" if "source" in e else ""  # the card statement behind it
+            lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}{origin}")
         elif step.decision is not None:
             d = step.decision
             how = {"script": "", "default": " (default)", "first": " (first option)"}.get(step.source, "")
             answer = "—" if step.answer is None else step.answer
+            origin = f"  ⟨{d.info['card']} @ {d.info['source']}⟩" if d.info.get("source") else ""
             lines.append(f"      decision #{d.number} {d.house} {d.kind} [{d.rule}]: {answer}{how} "
-                         f"({len(d.options)} legal)")
+                         f"({len(d.options)} legal){origin}")
     if result.error:
         lines.append(f"error: {result.error}")
     lines.append("expectations:")

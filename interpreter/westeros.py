@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import control
 from .effects import Scope, run
+from .procedures import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -49,11 +50,12 @@ def westeros_phase(g: Game) -> Proc:
         g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
         for area in rec.get("banner", []):
             g.add_loyalty(area, 1, "R37.4.2")
-        yield from run(g, rec["effect"], Scope(card=card, rule=f"R6.2.4 {card}"))
+        yield from run(g, rec["effect"], Scope(card=card, rule="R6.2.4"))
         g.check_victory()
     yield from g.westeros_end_hooks()
 
 
+@procedure("advance-wildlings")
 def advance_wildlings(g: Game, steps: int) -> Proc:
     """Each wildling icon moves the threat up one space (+2); at 12 a wildling attack follows (R6.2.3)."""
     st = g.state
@@ -93,6 +95,7 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
     return out
 
 
+@procedure("bid-on-influence-tracks")
 def influence_bidding(g: Game) -> Proc:
     """Bid for each influence track in order; positions follow the bids (R10)."""
     for track in g.track_ids():
@@ -117,6 +120,7 @@ def _pick_bidder(g: Game, bids: dict[str, int], highest: bool, decider: str) -> 
     return pick
 
 
+@procedure("wildling-attack")
 def wildling_attack(g: Game, strength: int | None = None, excluded: str | None = None) -> Proc:
     """A wildling attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
     st = g.state
@@ -129,7 +133,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
     card = st.wildling_deck.pop(0)
     rec = g.rules.wildling_card(card)
     decider = g.holder(g.token_of_track(g.turn_track))
-    sc = Scope(card=card, rule=f"R11.6 {card}", extra={"bids": bids})
+    sc = Scope(card=card, rule="R11.6", extra={"bids": bids})
     sc.vars["wildling-strength"] = strength
     if total >= strength:
         g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: {rec['name']}",
@@ -161,6 +165,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
     g.check_victory()
 
 
+@procedure("collect-power")
 def collect_power(g: Game, ports: bool, rule: str) -> None:
     """Power for the power icons of controlled land areas, and for qualifying ports (R7.9, R24.9)."""
     for house in g.turn_order:

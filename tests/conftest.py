@@ -12,6 +12,8 @@ REFERENCE = REPO.parent / "shared" / "reference"
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run long stress tests")
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the golden card text (tests/golden/cards) from the renderer, after review")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -66,6 +66,15 @@ def test_bench_effects_rejects_an_unknown_card(rules):
         load("bench_effects").main(["--cards", "nobody"], rules=rules)
 
 
+def test_bench_clone_runs(rules, capsys):
+    result = load("bench_clone").main(["--setups", "base-3p", "--games", "1", "--every", "60", "--repeat", "1"],
+                                      rules=rules)
+    out = capsys.readouterr().out
+    assert "clone/json" in out and "resume/json" in out
+    row = result["base-3p"]
+    assert row["positions"] > 0 and row["clone_us"] > 0 and math.isfinite(row["clone_ratio"])
+
+
 def test_bench_env_runs_with_the_release_beside_it(rules, capsys):
     pytest.importorskip("pettingzoo")
     result = load("bench_env").main(["--games", "1", "--repeats", "1"], rules=rules)

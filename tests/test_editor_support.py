@@ -352,7 +352,8 @@ def test_maester_lsp_speaks_the_protocol_over_stdio(tmp_path):
         client.send({"id": 2, "method": "textDocument/completion",
                      "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}})
         result = client.wait_for(lambda m: m.get("id") == 2)["result"]
-        assert "gain-power" in {item["label"] for item in result["items"]}
+        labels = {item["label"] for item in result["items"]}  # at the top of a file: declarations only
+        assert labels == {k.name for k in KINDS.values() if k.top_level}
 
         client.send({"id": 3, "method": "shutdown"})
         assert client.wait_for(lambda m: m.get("id") == 3)["result"] is None
@@ -362,3 +363,261 @@ def test_maester_lsp_speaks_the_protocol_over_stdio(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+
+
+# ---- navigation, hover, completion, symbols and formatting over stdio -----------------------------------
+
+
+class _Session:
+    """One `maester lsp` process for the tests below, with request helpers."""
+
+    def __init__(self, cwd: Path):
+        env = {k: v for k, v in os.environ.items() if not k.endswith("_PROXY") and not k.endswith("_proxy")}
+        self.proc = subprocess.Popen(_server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=cwd, env=env)
+        self.client = _Client(self.proc)
+        self.ids = 100
+        self.versions: dict[str, int] = {}
+        caps = self.request("initialize", {"processId": os.getpid(), "rootUri": cwd.as_uri(), "capabilities": {}})
+        self.capabilities = caps["capabilities"]
+        self.client.send({"method": "initialized", "params": {}})
+
+    def request(self, method: str, params: dict | None):
+        self.ids += 1
+        ident = self.ids
+        self.client.send({"id": ident, "method": method, "params": params})
+        reply = self.client.wait_for(lambda m: m.get("id") == ident)
+        assert "error" not in reply, reply
+        return reply["result"]
+
+    def open(self, path: Path, text: str | None = None) -> str:
+        uri = path.resolve().as_uri()
+        text = path.read_text(encoding="utf-8") if text is None else text
+        if uri in self.versions:
+            self.versions[uri] += 1
+            self.client.send({"method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": self.versions[uri]}, "contentChanges": [{"text": text}]}})
+        else:
+            self.versions[uri] = 1
+            self.client.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "maester", "version": 1, "text": text}}})
+        return uri
+
+    def at(self, method: str, uri: str, line: int, character: int, **more):
+        return self.request(method, {"textDocument": {"uri": uri}, "position": {"line": line, "character": character},
+                                     **more})
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None)
+            self.client.send({"method": "exit"})
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    s = _Session(tmp_path_factory.mktemp("lsp"))
+    yield s
+    s.close()
+
+
+def _find(path: Path, pattern: str) -> tuple[int, int]:
+    """The 0-based line and column of the first match of `pattern` in a content file."""
+    for row, line in enumerate(path.read_text(encoding="utf-8").split("\n")):
+        m = re.search(pattern, line)
+        if m:
+            return row, m.start()
+    raise AssertionError(f"{pattern} not in {path}")
+
+
+def _text_at(location: dict) -> str:
+    path = Path(location["uri"].removeprefix("file://"))
+    r = location["range"]
+    assert r["start"]["line"] == r["end"]["line"]
+    line = path.read_text(encoding="utf-8").split("\n")[r["start"]["line"]]
+    return line[r["start"]["character"]:r["end"]["character"]]
+
+
+CONTENT = default_content_dir()
+
+
+def test_the_server_announces_every_feature(session):
+    caps = session.capabilities
+    for provider in ("hoverProvider", "definitionProvider", "referencesProvider", "documentSymbolProvider",
+                     "documentFormattingProvider", "completionProvider"):
+        assert caps.get(provider), provider
+
+
+def test_go_to_definition_of_a_house_a_card_set_and_an_area(session):
+    card_file = CONTENT / "cards" / "base" / "lannister.mst"
+    uri = session.open(card_file)
+    row, col = _find(card_file, r"(?<=house )lannister")
+    (loc,) = session.at("textDocument/definition", uri, row, col + 3)
+    houses = CONTENT / "core" / "houses.mst"
+    assert loc["uri"] == houses.resolve().as_uri()
+    assert (loc["range"]["start"]["line"], loc["range"]["start"]["character"]) == _find(houses, r"(?<=^house )lannister")
+    assert _text_at(loc) == "lannister"
+
+    row, col = _find(card_file, r"(?<=set )base")  # `set base`: the card set, not the board or the game
+    (loc,) = session.at("textDocument/definition", uri, row, col)
+    assert loc["uri"].endswith("/cards/sets.mst") and _text_at(loc) == "base"
+
+    setup_file = CONTENT / "setups" / "base.mst"
+    uri = session.open(setup_file)
+    row, col = _find(setup_file, r"(?<=neutral-force )kings-landing")
+    (loc,) = session.at("textDocument/definition", uri, row, col + 1)
+    assert loc["uri"].endswith("/boards/base.mst") and _text_at(loc) == "kings-landing"
+    row, col = _find(setup_file, r"(?<=board )base")
+    (loc,) = session.at("textDocument/definition", uri, row, col)
+    assert loc["uri"].endswith("/boards/base.mst")
+    assert (CONTENT / "boards" / "base.mst").read_text(encoding="utf-8").split("\n")[loc["range"]["start"]["line"]] \
+        .startswith("board base")
+
+
+def _bare_word_count(word: str) -> int:
+    """How often `word` stands alone (not inside a longer kebab-case name) in the code of the bundled content."""
+    n = 0
+    for f in find_sources_of_content():
+        for line in f.read_text(encoding="utf-8").split("\n"):
+            code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line).split("#")[0]
+            n += len(re.findall(rf"(?<![a-z0-9-]){word}(?![a-z0-9-])", code))
+    return n
+
+
+def find_sources_of_content() -> list[Path]:
+    from maester.dsl.compile import find_sources
+
+    return find_sources([CONTENT])
+
+
+def test_find_references_of_a_house_lists_every_use_in_every_file(session):
+    houses = CONTENT / "core" / "houses.mst"
+    uri = session.open(houses)
+    row, col = _find(houses, r"(?<=^house )lannister")
+    locations = session.at("textDocument/references", uri, row, col, context={"includeDeclaration": True})
+    assert all(_text_at(loc) == "lannister" for loc in locations)
+    assert len(locations) == _bare_word_count("lannister")
+    files = {loc["uri"].rsplit("/content/", 1)[1] for loc in locations}
+    assert {"core/houses.mst", "cards/base/lannister.mst", "setups/base.mst", "boards/base.mst"} <= files
+    without = session.at("textDocument/references", uri, row, col, context={"includeDeclaration": False})
+    assert len(without) == len(locations) - 1
+
+
+def test_hover_on_a_card_id_shows_its_generated_text_and_numbers(session, bundle):
+    from maester.dsl.english import English
+
+    card_file = CONTENT / "cards" / "base" / "lannister.mst"
+    uri = session.open(card_file)
+    row, col = _find(card_file, r"tywin-lannister")
+    value = session.at("textDocument/hover", uri, row, col + 2)["contents"]["value"]
+    tywin = bundle["house_cards"]["tywin-lannister"]
+    assert English(bundle).card("house_cards", tywin) in value
+    assert "gain 2 power" in value and "strength 4 · swords 0 · fortifications 0" in value
+
+
+def test_hover_on_an_area_shows_its_icons_and_neighbours(session, bundle):
+    board_file = CONTENT / "boards" / "base.mst"
+    uri = session.open(board_file)
+    row, col = _find(board_file, r"(?<=area )winterfell")
+    value = session.at("textDocument/hover", uri, row, col)["contents"]["value"]
+    base = bundle["boards"]["base"]
+    neighbours = sorted({b for pair in base["borders"] for b in pair if "winterfell" in pair} - {"winterfell"})
+    assert "Neighbours: " + ", ".join(base["areas"][n]["name"] for n in neighbours) in value
+    assert "stronghold, supply 1, power 1, home of stark, garrison 2" in value  # as map.yaml has it
+    assert {"castle-black", "karhold", "moat-cailin", "white-harbor", "the-stony-shore"} <= set(neighbours)
+
+
+def _labels(items) -> list[str]:
+    return [i["label"] for i in (items["items"] if isinstance(items, dict) else items)]
+
+
+def test_completion_knows_the_slot(session, tmp_path, bundle):
+    path = tmp_path / "pack" / "cards.mst"
+    text = 'house-card x "X" {\n  set base  house \n  \n  when \n  when immediately {\n    \n  }\n}\n'
+    uri = session.open(path, text)
+    houses = _labels(session.at("textDocument/completion", uri, 1, 18))
+    assert houses == sorted(bundle["houses"])
+    sets = _labels(session.at("textDocument/completion", uri, 1, 6))
+    assert sets == sorted(bundle["card_sets"])
+    keys = _labels(session.at("textDocument/completion", uri, 2, 2))
+    assert set(keys) == set(KINDS["house-card"].keys) | {"when"}
+    assert set(_labels(session.at("textDocument/completion", uri, 3, 7))) == set(TRIGGERS)
+    in_effect = set(_labels(session.at("textDocument/completion", uri, 5, 4)))
+    assert {"gain-power", "if", "choose"} <= in_effect and "strength" not in in_effect
+    setup = tmp_path / "pack" / "setup.mst"
+    uri = session.open(setup, 'setup s "S" {\n  houses [stark, ]\n  game \n}\n')
+    assert _labels(session.at("textDocument/completion", uri, 1, 17)) == sorted(bundle["houses"])
+    assert _labels(session.at("textDocument/completion", uri, 2, 7)) == sorted(bundle["games"])
+
+
+def test_document_symbols_list_the_declarations_with_their_areas(session):
+    board_file = CONTENT / "boards" / "base.mst"
+    uri = session.open(board_file)
+    symbols = session.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert [s["name"] for s in symbols] == ["base"]
+    declared = re.findall(r"^\s*(?:area|port) ([a-z0-9-]+)", board_file.read_text(encoding="utf-8"), re.M)
+    assert [c["name"] for c in symbols[0]["children"]] == declared
+    cards = CONTENT / "cards" / "base" / "stark.mst"
+    uri = session.open(cards)
+    names = [s["name"] for s in session.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})]
+    assert names == re.findall(r"^house-card ([a-z0-9-]+)", cards.read_text(encoding="utf-8"), re.M)
+
+
+def test_formatting_gives_what_maester_fmt_gives(session, tmp_path):
+    from maester.dsl.fmt import format_text
+
+    from .test_fmt import MESSY, TIDY
+
+    uri = session.open(tmp_path / "pack" / "messy.mst", MESSY)
+    (edit,) = session.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                         "options": {"tabSize": 2, "insertSpaces": True}})
+    assert edit["range"]["start"] == {"line": 0, "character": 0}
+    assert edit["newText"] == format_text(MESSY) == TIDY
+    uri = session.open(tmp_path / "pack" / "messy.mst", TIDY)
+    assert session.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                      "options": {"tabSize": 2, "insertSpaces": True}}) == []
+
+
+def test_bench_lsp_runs_at_a_tiny_size(capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("maester_bench_lsp", REPO / "benchmarks" / "bench_lsp.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    result = bench.main(["--edits", "2", "--pause", "0.05"])
+    assert result["edits"] == 2 and result["median_ms"] > 0
+    assert "90th percentile" in capsys.readouterr().out
+
+
+def test_an_edit_parses_only_the_edited_file(monkeypatch):
+    """Incremental diagnostics: every other file's tree comes from the parse cache."""
+    from maester.dsl import parse_cache
+    from maester.dsl.compile import find_sources
+
+    cache = parse_cache.ParseCache(disk=False)  # memory only, as fresh as a server that just started
+    monkeypatch.setattr(parse_cache, "SHARED", cache)
+    path = CONTENT / "cards" / "base" / "stark.mst"
+    text = path.read_text(encoding="utf-8")
+    assert diagnostics_for(path, text) == []
+    files = len(find_sources([CONTENT]))
+    assert (cache.misses, cache.hits) == (files, 0)
+    broken = diagnostics_for(path, text.replace("strength", "strenght", 1))
+    assert (cache.misses, cache.hits) == (files + 1, files - 1)
+    assert [d.code for d in broken] == ["unknown-key", "missing-key"]  # 'strenght' is unknown, 'strength' missing
+    assert diagnostics_for(path, text) == [] and cache.misses == files + 1  # the old text is still cached
+
+
+def test_hover_on_a_house_shows_what_its_declaration_says(session, bundle):
+    houses = CONTENT / "core" / "houses.mst"
+    uri = session.open(houses)
+    row, col = _find(houses, r"(?<=^house )stark")
+    value = session.at("textDocument/hover", uri, row, col)["contents"]["value"]
+    stark = bundle["houses"]["stark"]
+    assert f'house stark "{stark["name"]}"' in value
+    assert f"home {stark['home']}" in value and f"power-tokens {stark['power_tokens']}" in value
+    assert stark["home"] == "winterfell"

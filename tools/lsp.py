@@ -1,12 +1,16 @@
-"""The maester language server: the compiler's diagnostics, hover and completion in any LSP editor.
+"""The maester language server: the compiler's diagnostics, navigation, hover, completion and formatting.
 
 `maester lsp` runs it on stdin/stdout. While a `.mst` file is edited, the server compiles the
 document's *current text* together with the rest of its content — the bundled content, plus the
 document's own pack (its folder tree) when it lies outside the bundled content — and publishes every
 error, and every lint warning of a clean compile, located in that document. Other open documents'
-unsaved texts are used too, and their diagnostics are refreshed by the same compile.
+unsaved texts are used too, and their diagnostics are refreshed by the same compile. Only changed files
+are parsed again: the others' syntax trees come from the parse cache (dsl/parse_cache.py).
 
-The diagnostics logic is the pure function `diagnostics_for(path, text)`, testable without a client.
+Go-to-definition, references, hover on ids and document symbols read an index of the ids
+(tools/lsp_index.py); completion and symbols are in tools/lsp_features.py; formatting is `maester fmt`'s.
+The logic is in pure functions (`diagnostics_for`, `definition`, `references`, `hover_at`,
+`completion_at`, `symbols`, `formatting`), testable without a client.
 """
 
 from __future__ import annotations
@@ -23,15 +27,20 @@ from pathlib import Path
 from lsprotocol import types as lsp
 
 from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, compile_sources, default_content_dir, find_sources
-from maester.dsl.diagnostics import CompileError, Diagnostic, Diagnostics
+from maester.dsl.diagnostics import CompileError, Diagnostic, Diagnostics, Span
+from maester.dsl.fmt import FormatError, format_text
 from maester.dsl.kinds import KINDS
 from maester.dsl.registry import CONTEXTS, ENUM_VALUES, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 from maester.dsl.version import __version__
 
+from .lsp_features import complete, document_symbols, id_hover, span_range
+from .lsp_index import Index
+from .lsp_index import build as build_index
+
 log = logging.getLogger("maester.lsp")
 
 SOURCE = "maester"
-DEBOUNCE_SECONDS = 0.35
+DEBOUNCE_SECONDS = 0.01  # a compile takes some 50 ms now: wait only for the rest of a burst of keystrokes
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")  # the grammar's NAME (and numbers), kebab-case
 _TOKEN = re.compile(r'[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*|"(?:[^"\\]|\\.)*"?|\S')
 
@@ -113,6 +122,10 @@ class Analysis:
     labels: dict[Path, str] = field(default_factory=dict)  # resolved file path → label in diagnostics
     texts: dict[str, str] = field(default_factory=dict)  # label → the text that was compiled
     items: list[Diagnostic] = field(default_factory=list)
+    bundle: dict | None = None  # the bundle, when the compile succeeded
+
+    def path_of(self, label: str) -> Path | None:
+        return next((p for p, lab in self.labels.items() if lab == label), None)
 
     def for_file(self, path: Path) -> list[lsp.Diagnostic]:
         label = self.labels.get(path.resolve())
@@ -122,8 +135,8 @@ class Analysis:
         return [to_lsp(d, text) for d in self.items if d.span is not None and d.span.file == label]
 
 
-def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Analysis:
-    """Compile `text` as the file `path`, with the rest of its content (unsaved `buffers` win over disk)."""
+def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, list[Source]]:
+    """The files compiled with `path` (its current `text`; unsaved `buffers` win over disk), not compiled yet."""
     path = path.resolve()
     overrides = {Path(p).resolve(): t for p, t in (buffers or {}).items()}
     overrides[path] = text
@@ -147,6 +160,16 @@ def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) ->
         result.labels[path] = label
         sources.append(Source(label, text))
     result.texts = {s.label: s.text for s in sources}
+    return result, sources
+
+
+def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Analysis:
+    """Compile `text` as the file `path`, with the rest of its content (unsaved `buffers` win over disk).
+
+    Incremental by construction: every file whose text was parsed before comes from the parse cache, so
+    an edit costs one file's parse plus the check of the whole content against the cached trees.
+    """
+    result, sources = gather(path, text, buffers)
     diags = Diagnostics()
     try:
         bundle = compile_sources(sources, diags)
@@ -156,6 +179,7 @@ def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) ->
         from maester.dsl.lint import lint
 
         lint(bundle, diags)
+        result.bundle = bundle
     result.items = list(diags)
     return result
 
@@ -163,6 +187,134 @@ def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) ->
 def diagnostics_for(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> list[lsp.Diagnostic]:
     """The LSP diagnostics of the document `path` whose current (maybe unsaved) text is `text`."""
     return analyse(path, text, buffers).for_file(path)
+
+
+# ---- the content as it is now: trees and the index of ids ---------------------------------------------
+
+
+class Navigator:
+    """The index of the content a document belongs to, rebuilt only when a file's text changed.
+
+    A file that does not parse right now keeps the trees of its last good version, so navigation goes on
+    working while a line is half typed.
+    """
+
+    def __init__(self) -> None:
+        self.good_trees: dict[str, tuple] = {}
+        self.bundle: dict | None = None  # the last bundle that compiled (for hovers)
+        self._last: tuple[tuple, tuple[Analysis, Index]] | None = None
+        self._tried_for: int | None = None  # the snapshot a failed compile for hovers was tried on
+
+    def snapshot(self, path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, Index]:
+        from maester.dsl.parse_cache import SHARED
+
+        result, sources = gather(path, text, buffers)
+        key = tuple((s.label, s.text) for s in sources)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
+        trees = {}
+        for s in sources:
+            items = SHARED.parse(s.text, s.label, Diagnostics())
+            if items is None:
+                items = self.good_trees.get(s.label)
+            else:
+                self.good_trees[s.label] = items
+            if items:
+                trees[s.label] = items
+        found = (result, build_index(trees))
+        self._last = (key, found)
+        return found
+
+    def bundle_for(self, path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> dict | None:
+        """The last bundle that compiled; compiled here (once per version of the content) if there is none yet."""
+        if self.bundle is None and self._tried_for != id(self._last):
+            self._tried_for = id(self._last)
+            self.bundle = analyse(path, text, buffers).bundle
+        return self.bundle
+
+
+def _position(text: str, line: int, character: int) -> tuple[int, int]:
+    """An LSP position as the compiler's 1-based line and column."""
+    lines = text.split("\n")
+    here = lines[line] if 0 <= line < len(lines) else ""
+    return line + 1, _python_index(here, character) + 1
+
+
+def _location(result: Analysis, span: Span) -> lsp.Location | None:
+    path = result.path_of(span.file)
+    if path is None:
+        return None
+    return lsp.Location(uri=path.as_uri(), range=span_range(span, result.texts.get(span.file, "")))
+
+
+def definition(nav: Navigator, path: Path, text: str, line: int, character: int,
+               buffers: Mapping[Path, str] | None = None) -> list[lsp.Location]:
+    result, index = nav.snapshot(path, text, buffers)
+    label = result.labels.get(path.resolve())
+    found = index.at(label, *_position(text, line, character)) if label else None
+    if not found:
+        return []
+    return [loc for d in found[0] if (loc := _location(result, d.id_span)) is not None]
+
+
+def references(nav: Navigator, path: Path, text: str, line: int, character: int, include_declaration: bool = True,
+               buffers: Mapping[Path, str] | None = None) -> list[lsp.Location]:
+    result, index = nav.snapshot(path, text, buffers)
+    label = result.labels.get(path.resolve())
+    found = index.at(label, *_position(text, line, character)) if label else None
+    if not found:
+        return []
+    spans: list[Span] = []
+    for d in found[0]:
+        if include_declaration:
+            spans.append(d.id_span)
+        spans.extend(index.references(d))
+    spans = sorted(set(spans), key=lambda s: (s.file, s.line, s.column))
+    return [loc for s in spans if (loc := _location(result, s)) is not None]
+
+
+def hover_at(nav: Navigator, path: Path, text: str, line: int, character: int,
+             buffers: Mapping[Path, str] | None = None) -> lsp.Hover | None:
+    """Hover on an id (what it declares: a card's text and numbers, an area's icons and neighbours), else on a
+    word of the language."""
+    result, index = nav.snapshot(path, text, buffers)
+    label = result.labels.get(path.resolve())
+    found = index.at(label, *_position(text, line, character)) if label else None
+    language = hover(text, line, character)
+    if not found:
+        return language
+    bundle = nav.bundle_for(path, text, buffers)
+    parts = [id_hover(d, index, bundle) for d in found[0]]
+    if language is not None:
+        parts.append(language.contents.value)
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)),
+                     range=span_range(found[1], text))
+
+
+def completion_at(nav: Navigator, path: Path, text: str, line: int, character: int,
+                  buffers: Mapping[Path, str] | None = None) -> list[lsp.CompletionItem]:
+    _result, index = nav.snapshot(path, text, buffers)
+    return complete(text, line, character, index, _all_items())
+
+
+def symbols(nav: Navigator, path: Path, text: str, buffers: Mapping[Path, str] | None = None
+            ) -> list[lsp.DocumentSymbol]:
+    result, index = nav.snapshot(path, text, buffers)
+    label = result.labels.get(path.resolve())
+    return document_symbols(index, label, text) if label else []
+
+
+def formatting(text: str, label: str = "<document>") -> list[lsp.TextEdit] | None:
+    """The whole document in `maester fmt`'s layout; None when it does not parse (nothing to change)."""
+    try:
+        formatted = format_text(text, label)
+    except FormatError:
+        return None
+    if formatted == text:
+        return []
+    lines = text.split("\n")
+    end = lsp.Position(line=len(lines) - 1, character=_utf16(lines[-1], len(lines[-1])))
+    return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted)]
 
 
 # ---- positions ----------------------------------------------------------------------------------
@@ -298,6 +450,11 @@ def hover(text: str, line: int, character: int) -> lsp.Hover | None:
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=doc), range=rng)
 
 
+@cache
+def _all_items() -> list[lsp.CompletionItem]:
+    return completion_items()
+
+
 def completion_items() -> list[lsp.CompletionItem]:
     """Every word worth completing: primitives, triggers, declaration kinds, statements and keys."""
     items: list[lsp.CompletionItem] = []
@@ -355,8 +512,12 @@ def _doc_path(doc) -> Path | None:
 def create_server():
     """A fresh language server with maester's features registered."""
     server = _server_class()("maester", __version__)
+    from maester.dsl.parse_cache import SHARED
+
+    SHARED.write_disk = False  # unsaved versions of a file are kept in memory only, never in the user's cache
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maester-compile")  # one compile at a time
     dirty: set[str] = set()  # documents whose diagnostics are out of date
+    nav = Navigator()
     state: dict = {"task": None, "compiling": False}
 
     def open_documents() -> dict[str, object]:
@@ -387,6 +548,8 @@ def create_server():
                 continue
             finally:
                 state["compiling"] = False
+            if result.bundle is not None:
+                nav.bundle = result.bundle  # hovers show the content as last compiled
             for u, d in docs.items():  # one compile refreshes every open document of the same content
                 d_path = _doc_path(d)
                 if d_path.resolve() not in result.labels:
@@ -428,16 +591,50 @@ def create_server():
         dirty.discard(params.text_document.uri)
         _publish(server, params.text_document.uri, [], None)
 
+    def current(uri: str) -> tuple[Path | None, str, dict]:
+        doc = server.workspace.get_text_document(uri)
+        buffers = {_doc_path(d): d.source for d in open_documents().values()}
+        return _doc_path(doc), doc.source, buffers
+
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def on_hover(ls, params: lsp.HoverParams) -> lsp.Hover | None:
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        return hover(doc.source, params.position.line, params.position.character)
+        path, text, buffers = current(params.text_document.uri)
+        if path is None:
+            return hover(text, params.position.line, params.position.character)
+        return hover_at(nav, path, text, params.position.line, params.position.character, buffers)
 
-    items = completion_items()
-
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["-"]))
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["-", "[", "("]))
     def on_completion(ls, params: lsp.CompletionParams) -> lsp.CompletionList:
+        path, text, buffers = current(params.text_document.uri)
+        if path is None:
+            return lsp.CompletionList(is_incomplete=False, items=_all_items())
+        items = completion_at(nav, path, text, params.position.line, params.position.character, buffers)
         return lsp.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    def on_definition(ls, params: lsp.DefinitionParams) -> list[lsp.Location]:
+        path, text, buffers = current(params.text_document.uri)
+        if path is None:
+            return []
+        return definition(nav, path, text, params.position.line, params.position.character, buffers)
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    def on_references(ls, params: lsp.ReferenceParams) -> list[lsp.Location]:
+        path, text, buffers = current(params.text_document.uri)
+        if path is None:
+            return []
+        return references(nav, path, text, params.position.line, params.position.character,
+                          params.context.include_declaration, buffers)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def on_symbols(ls, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+        path, text, buffers = current(params.text_document.uri)
+        return symbols(nav, path, text, buffers) if path is not None else []
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def on_formatting(ls, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+        path, text, _buffers = current(params.text_document.uri)
+        return formatting(text, str(path) if path else "<document>")
 
     return server
 

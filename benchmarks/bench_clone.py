@@ -1,0 +1,78 @@
+"""Cost of cloning a game against a JSON round trip of its state, measured side by side.
+
+Plays random games and, at sampled decisions, times (interleaved, same position, same run):
+
+- json: `json.loads(json.dumps(state))` of the game's state (the floor: copying the data alone);
+- clone: `game.clone()` (an independent game at the same decision);
+- resume: `Game.from_state(rules, json.loads(json.dumps(game.to_state())))` (a saved position brought back,
+  with its consistency check).
+
+and prints the medians and the ratios clone/json and resume/json (goal for clone: at most 3x).
+
+    python benchmarks/bench_clone.py                          # base-6p and mod-8p, 4 games each
+    python benchmarks/bench_clone.py --setups mod-8p --games 10 --every 25
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from maester.interpreter.agents import RandomAgent
+from maester.interpreter.game import Game
+from maester.interpreter.mod import new_game
+from maester.interpreter.rules import Rules
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--setups", nargs="+", default=["base-6p", "mod-8p"], help="setup ids")
+    p.add_argument("--games", type=int, default=4, help="games per setup (default 4)")
+    p.add_argument("--every", type=int, default=20, help="measure at every N-th decision (default 20)")
+    p.add_argument("--repeat", type=int, default=3, help="timings per method and position (default 3)")
+    return p.parse_args(argv)
+
+
+def _time(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main(argv: list[str] | None = None, rules: Rules | None = None) -> dict:
+    args = parse_args(argv)
+    rules = rules or Rules.default()
+    results = {}
+    print(f"{'setup':<10} {'positions':>9} {'json µs':>9} {'clone µs':>9} {'resume µs':>10} "
+          f"{'clone/json':>10} {'resume/json':>11}")
+    for setup in args.setups:
+        js, cl, rs = [], [], []
+        for seed in range(args.games):
+            game = new_game(rules, setup, seed=seed)
+            agents = {h: RandomAgent(seed + i) for i, h in enumerate(game.state.houses)}
+            n = 0
+            while game.decision is not None:
+                if n % args.every == 0:
+                    state = game.state.to_json()
+                    doc = game.to_state()
+                    text = json.dumps(doc)
+                    # interleaved per position, so machine noise falls on all three alike
+                    js.append(_time(lambda state=state: json.loads(json.dumps(state)), args.repeat))
+                    cl.append(_time(game.clone, args.repeat))
+                    rs.append(_time(lambda text=text: Game.from_state(rules, json.loads(text)), args.repeat))
+                game.answer(agents[game.decision.house].act(game, game.decision))
+                n += 1
+        j, c, r = (statistics.median(x) * 1e6 for x in (js, cl, rs))
+        results[setup] = {"positions": len(js), "json_us": j, "clone_us": c, "resume_us": r,
+                          "clone_ratio": c / j, "resume_ratio": r / j}
+        print(f"{setup:<10} {len(js):>9} {j:>9.0f} {c:>9.0f} {r:>10.0f} {c / j:>10.1f}x {r / j:>10.1f}x")
+    return results
+
+
+if __name__ == "__main__":
+    main()

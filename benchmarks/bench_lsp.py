@@ -1,0 +1,167 @@
+"""How fast the language server answers an edit: from a `didChange` to the diagnostics of that version.
+
+Starts `maester lsp` as an editor would (a subprocess speaking JSON-RPC on stdin/stdout), opens one bundled
+content file, waits for its first diagnostics, then sends `--edits` changes of the whole document,
+alternately breaking one key (`swords 1` → `sword 1`, one error expected) and fixing it (no error), each after
+a short pause, and times each change until `publishDiagnostics` for that very version arrives. A wrong
+answer (not the expected diagnostics) stops the benchmark.
+
+    python benchmarks/bench_lsp.py                          # 20 edits of cards/base/greyjoy.mst
+    python benchmarks/bench_lsp.py --edits 100 --file cards/base/stark.mst
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from maester.dsl.compile import default_content_dir
+
+GOAL_MS = 150
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--edits", type=int, default=20, help="changes to time (default 20)")
+    p.add_argument("--file", default="cards/base/greyjoy.mst", help="bundled file to edit (default %(default)s)")
+    p.add_argument("--pause", type=float, default=0.3, help="seconds between edits (default 0.3)")
+    return p.parse_args(argv)
+
+
+def server_command() -> list[str]:
+    script = Path(sys.executable).with_name("maester")
+    if script.exists():
+        return [str(script), "lsp"]
+    return [sys.executable, "-m", "maester.tools.cli", "lsp"]
+
+
+class Client:
+    """A minimal LSP client over a subprocess' pipes."""
+
+    def __init__(self, command: list[str], cwd: Path | None = None):
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, cwd=cwd)
+        self.messages: queue.Queue = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        while True:
+            headers = {}
+            while True:
+                line = stream.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                if not line.strip():
+                    break
+                key, _, value = line.decode("ascii").partition(":")
+                headers[key.strip().lower()] = value.strip()
+            body = json.loads(stream.read(int(headers["content-length"])))
+            self.messages.put((time.perf_counter(), body))
+
+    def send(self, message: dict) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        sent = time.perf_counter()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+        return sent
+
+    def request(self, method: str, params: dict, timeout: float = 60) -> object:
+        self.next_id += 1
+        ident = self.next_id
+        self.send({"id": ident, "method": method, "params": params})
+        return self.wait_for(lambda m: m.get("id") == ident, timeout)[1].get("result")
+
+    def wait_for(self, predicate, timeout: float = 60) -> tuple[float, dict]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SystemExit("the language server did not answer in time")
+            try:
+                item = self.messages.get(timeout=left)
+            except queue.Empty:
+                continue
+            if item is None:
+                raise SystemExit(f"the language server stopped: {self.proc.stderr.read().decode(errors='replace')}")
+            if predicate(item[1]):
+                return item
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", None, timeout=30)
+            self.send({"method": "exit"})
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def _diagnostics_of(uri: str, version: int):
+    return lambda m: (m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+                      and m["params"].get("version") == version)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    if args.edits < 1:
+        raise SystemExit("--edits must be at least 1")
+    path = default_content_dir() / args.file
+    if not path.is_file():
+        raise SystemExit(f"no bundled file {args.file}")
+    good = path.read_text(encoding="utf-8")
+    if "swords 1" not in good:
+        raise SystemExit(f"{args.file} has no 'swords 1' to break")
+    broken = good.replace("swords 1", "sword 1", 1)
+    uri = path.resolve().as_uri()
+    client = Client(server_command(), cwd=Path.cwd())
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+        client.send({"method": "initialized", "params": {}})
+        sent = client.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "maester", "version": 1, "text": good}}})
+        arrived, _ = client.wait_for(_diagnostics_of(uri, 1), timeout=120)
+        first_ms = (arrived - sent) * 1000
+        times: list[float] = []
+        for i in range(args.edits):
+            version = i + 2
+            text, expected = (broken, ["unknown-key"]) if i % 2 == 0 else (good, [])
+            time.sleep(args.pause)
+            sent = client.send({"method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}})
+            arrived, message = client.wait_for(_diagnostics_of(uri, version))
+            got = [d.get("code") for d in message["params"]["diagnostics"]]
+            if got != expected:
+                raise SystemExit(f"edit {i + 1}: expected diagnostics {expected}, got {got}")
+            times.append((arrived - sent) * 1000)
+    finally:
+        client.close()
+    ordered = sorted(times)
+    result = {
+        "file": args.file, "edits": args.edits, "first_ms": first_ms,
+        "median_ms": statistics.median(times), "p90_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))],
+        "max_ms": ordered[-1], "within_goal": sum(t <= GOAL_MS for t in times),
+    }
+    print(f"language server, {args.edits} edits of {args.file} (each a whole-document change after "
+          f"{args.pause:.1f} s idle), time to the diagnostics of that version")
+    print(f"  first diagnostics after opening: {first_ms:7.0f} ms")
+    print(f"  median                         : {result['median_ms']:7.0f} ms")
+    print(f"  90th percentile                : {result['p90_ms']:7.0f} ms")
+    print(f"  slowest                        : {result['max_ms']:7.0f} ms")
+    print(f"  within {GOAL_MS} ms                  : {result['within_goal']}/{args.edits}")
+    return result
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

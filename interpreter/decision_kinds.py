@@ -1,0 +1,190 @@
+"""The declared catalogue of decision kinds: every question the rules may ask, with the shape of its answers.
+
+A decision (decisions.py) names its kind; `Game.ask` refuses a kind that is not declared here, so this
+table is the complete list another engine must implement. Each kind says who decides, the rule that asks
+and what one legal answer looks like (`answers`: a JSON Schema of one element of `options`). The
+schema of decisions (schemas/decision.schema.json) is generated from this table (`maester schema --write`).
+
+Answer forms, written with their parts: `AREA`, `HOUSE`, `CARD`, `KIND` (unit kind), `ORDER` (order token)
+and `LOAN` are ids of the bundle; `KIND:AREA` is one string joining two ids with a colon.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+ID = r"[a-z0-9][a-z0-9-]*"
+
+
+def _words(*words: str) -> dict:
+    return {"enum": list(words)}
+
+
+def _id_or(*words: str) -> dict:
+    return {"anyOf": [{"enum": list(words)}, {"type": "string", "pattern": f"^{ID}$"}]} if words else \
+        {"type": "string", "pattern": f"^{ID}$"}
+
+
+def _joined(*forms: str, words: tuple[str, ...] = ()) -> dict:
+    """Strings of ids joined by colons, e.g. _joined("KIND:AREA") (each upper-case part is one id)."""
+    patterns = []
+    for form in forms:
+        parts = [ID if p.isupper() else p for p in form.split(":")]
+        patterns.append({"type": "string", "pattern": "^" + ":".join(parts) + "$"})
+    if words:
+        patterns.insert(0, {"enum": list(words)})
+    return {"anyOf": patterns} if len(patterns) > 1 else patterns[0]
+
+
+YES_NO = _words("yes", "no")
+COUNT = {"type": "integer", "minimum": 0}
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    kind: str
+    decider: str  # who is asked, in English
+    rule: str  # the rule that asks (cards asking through an effect cite their own rule)
+    answers: dict  # JSON Schema of one legal answer
+    meaning: str  # what an answer does
+
+    def to_json(self) -> dict:
+        return {"decider": self.decider, "rule": self.rule, "answers": self.answers, "meaning": self.meaning}
+
+
+_KINDS = [
+    # Westeros Phase
+    DecisionKind("influence-bid", "every house in the bidding (a vassal's commander for it)", "R10.2", COUNT,
+                 "power tokens bid for an influence track, 0 to the power the house holds"),
+    DecisionKind("wildling-bid", "every player house", "R11.3", COUNT,
+                 "power tokens bid against the wildlings, 0 to the power the house holds"),
+    DecisionKind("break-tie", "the Iron Throne holder", "R10.4", _id_or(),
+                 "HOUSE: which of the tied houses takes the better place (or is the highest/lowest bidder, R11.6.4)"),
+    DecisionKind("give-bid", "a house that gives its bids away (a content flag, e.g. Targaryen)", "R36.4.2",
+                 _id_or("keep"), "HOUSE receives one of the bid tokens, or `keep`"),
+    DecisionKind("reconcile", "a house over its supply limit", "R8.4", _joined("AREA:KIND"),
+                 "destroy the unit of kind KIND in AREA"),
+    DecisionKind("muster", "a house mustering", "R11.7", _joined("KIND:AREA", "upgrade:KIND:KIND:AREA",
+                                                                      words=("done",)),
+                 "muster a unit KIND in AREA (a ship in a port or sea next to the castle), upgrade a unit from the "
+                 "first KIND to the second in AREA, or `done`"),
+    # Planning Phase
+    DecisionKind("choose-vassal", "each player house in turn order (Mother of Dragons)", "R33.3", _id_or("pass"),
+                 "command the vassal HOUSE this round, or `pass`"),
+    DecisionKind("place-order", "each house, for each area with its units", "R13.2.1", _id_or("none"),
+                 "the ORDER token placed face down in the area; `none` when the house has too few legal tokens"),
+    DecisionKind("vassal-order", "a vassal's commander", "R34.1", _joined("AREA:ORDER", words=("done",)),
+                 "place the vassal's ORDER token in AREA, or `done`"),
+    DecisionKind("messenger-raven", "the Messenger Raven holder", "R13.5",
+                 _joined("replace:AREA:ORDER", words=("pass", "look-at-wildlings")),
+                 "swap the order in AREA for ORDER, look at the top wildling card, or `pass`"),
+    DecisionKind("wildling-top", "the Messenger Raven holder who looked", "R13.5.2", _words("top", "bottom"),
+                 "leave the wildling card on top of the deck or put it at the bottom"),
+    # Action Phase
+    DecisionKind("resolve-raid", "the house whose turn it is", "R15.2", _id_or(), "AREA: the raid order to resolve"),
+    DecisionKind("resolve-march", "the house whose turn it is", "R15.2", _id_or(), "AREA: the march order to resolve"),
+    DecisionKind("resolve-consolidate-power", "the house whose turn it is", "R15.2", _id_or(),
+                 "AREA: the consolidate power (or other step) order to resolve"),
+    DecisionKind("raid", "the raiding house", "R15.3", _id_or("none"),
+                 "AREA: the adjacent order the raid removes, or `none`"),
+    DecisionKind("raid-or-support", "a vassal's commander (Mother of Dragons)", "R34.4", _words("raid", "support"),
+                 "use the dual token as a raid now, or keep it as a support"),
+    DecisionKind("march", "the marching house", "R16.1", _joined("KIND:AREA", words=("done",)),
+                 "move one unit of KIND from the march area to AREA, or `done`"),
+    DecisionKind("leave-power", "the house that marched out of every unit of an area", "R16.8", YES_NO,
+                 "leave a power token to keep control of the emptied area"),
+    DecisionKind("support", "each house with a support order next to the combat", "R19.3.3",
+                 _words("attacker", "defender", "none"),
+                 "the side its adjacent support orders help, or nobody"),
+    DecisionKind("house-card", "each combatant", "R20.1.1", _id_or(), "CARD: the house card played, face down"),
+    DecisionKind("blade", "the Valyrian Steel Blade holder in a combat", "R20.4", YES_NO,
+                 "use the blade for +1 combat strength"),
+    DecisionKind("tides-redraw", "the blade holder (Tides of Battle)", "R29.3.3", YES_NO,
+                 "use the blade to draw a new Tides of Battle card"),
+    DecisionKind("casualty", "the loser of a combat", "R21.2.1", _id_or(),
+                 "KIND: the unrouted unit destroyed as a casualty"),
+    DecisionKind("retreat", "the loser of a combat (the winner chooses with some cards)", "R21.3.3", _id_or(),
+                 "AREA: where the defeated army retreats"),
+    DecisionKind("retreat-loss", "the loser of a combat", "R21.3.6", _id_or(),
+                 "KIND: a retreating unit destroyed to fit the supply limit"),
+    DecisionKind("replace-ships", "the house that took a port's land area", "R24.7", COUNT,
+                 "how many of the enemy ships in the port are replaced by its own"),
+    DecisionKind("consolidate", "the house resolving a special consolidate power", "R18.3",
+                 _words("power", "muster"), "gain the power or muster in the area"),
+    # Mother of Dragons: the Iron Bank
+    DecisionKind("buy-loan", "the house resolving an Iron Bank order", "R40.4", _id_or("none"),
+                 "LOAN: the loan bought from its slot, or `none`"),
+    DecisionKind("interest-loss", "the house the unpaid interest hurts chooses (R40.6.2)", "R40.6.2",
+                 _joined("AREA:KIND"), "destroy the unit of KIND in AREA"),
+    # asked by card effects (they cite their card's rule)
+    DecisionKind("may", "the house a card's `may` names", "R20.2", YES_NO, "use the optional effect"),
+    DecisionKind("choose", "the house a card's `choose` names", "R20.2",
+                 {"anyOf": [{"type": "string", "pattern": f"^{ID}(#[0-9]+)?$"}, COUNT]},
+                 "one element of the effect's set: a card, area, house or number, or a unit as AREA#INDEX (its "
+                 "place in the area's unit list)"),
+    DecisionKind("choose-one", "the house a card's `option` list names", "R20.2",
+                 {"type": "string", "pattern": f"^{ID}$"}, "the label of the option taken (a, b, c... or the "
+                 "option's own word, e.g. up/down)"),
+    DecisionKind("destroy-unit", "the house a card's effect names", "R20.2", _joined("AREA:KIND"),
+                 "destroy the unit of KIND in AREA"),
+    DecisionKind("place-unit", "the house a card's effect names", "R20.2", _joined("KIND:AREA"),
+                 "place a unit of KIND in AREA"),
+    DecisionKind("arrange", "the house a card's effect names", "R41", _words("top", "bottom"),
+                 "put the card on the top or the bottom of its deck"),
+    DecisionKind("search-deck", "the house a card's effect names", "R20.2", _id_or(),
+                 "CARD: the card of the deck put on top"),
+]
+
+DECISION_KINDS: dict[str, DecisionKind] = {k.kind: k for k in _KINDS}
+
+
+def is_declared(kind: str) -> bool:
+    return kind in DECISION_KINDS
+
+
+def decision_schema() -> dict:
+    """The JSON Schema of a decision (`Decision.to_json`), one branch per declared kind."""
+    branches = []
+    for k in _KINDS:
+        branches.append({"if": {"properties": {"kind": {"const": k.kind}}},
+                         "then": {"properties": {"options": {"items": k.answers}}},
+                         })
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://maester.example/schemas/decision/1/decision.schema.json",
+        "title": "maester decision",
+        "description": "One question the rules ask: who decides, which kind of decision (the catalogue in "
+                       "interpreter/decision_kinds.py, listed under $defs/kinds), the rule asking, and every legal "
+                       "answer. The game refuses any answer not in `options` (compared by type and value).",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["number", "house", "kind", "prompt", "options", "rule", "info"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 0, "description": "The how-manieth decision of the game."},
+            "house": {"type": "string", "description": "The house that decides (a vassal's commander for it)."},
+            "kind": {"enum": [k.kind for k in _KINDS], "description": "The decision kind."},
+            "prompt": {"type": "string", "description": "The question in English (not part of conformance)."},
+            "options": {"type": "array", "minItems": 2, "description": "Every legal answer. A question with one "
+                        "possible answer is never asked: the rules take it at once."},
+            "rule": {"type": "string", "description": "The rule id asking."},
+            "info": {"type": "object", "description": "Context for agents and traces (area, card, for: the vassal "
+                     "decided for, ...)."},
+        },
+        "allOf": branches,
+        "$defs": {"kinds": {k.kind: {"description": f"{k.meaning} (asked of {k.decider}; {k.rule})"}
+                            for k in _KINDS}},
+    }
+
+
+def decision_schema_text() -> str:
+    return json.dumps(decision_schema(), indent=2) + "\n"
+
+
+
+def write_decision_schema(path: Path | None = None) -> Path:
+    """Rewrite schemas/decision.schema.json (or `path`) from the catalogue."""
+    target = path or Path(__file__).resolve().parents[1] / "schemas" / "decision.schema.json"
+    target.write_text(decision_schema_text(), encoding="utf-8")
+    return target

@@ -1,0 +1,222 @@
+"""A seat at the table for a person, in the terminal: `maester play --agents stark=human`.
+
+At each of its decisions the seat prints the position in brief (only what its house may know: other
+houses' orders stay face down until they are revealed, other hands stay hidden), the question and its
+legal answers numbered, each said in words. The player answers with a number, or a command:
+
+    help            what can be typed
+    board [FILE]    the position as a picture (SVG) or, without the renderer, as text
+    undo            take back your last answer (and the answers of others given since)
+    save [FILE]     save the game here (resume with `maester play --resume FILE`)
+    quit            stop (`maester play --save FILE` then saves the game)
+
+`drive` runs a game with any mix of agents and seats and carries out their commands.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from maester.interpreter.decision_kinds import DECISION_KINDS
+from maester.interpreter.decisions import Decision
+from maester.interpreter.game import Game
+
+HELP = """answer with the number of an answer, or type:
+  help            this text
+  board [FILE]    the position as a picture (SVG; default maester-board.svg), or as text
+  undo            take back your last answer
+  save [FILE]     save the game (default: the --save file, else maester-save.json)
+  quit            stop playing (saving first if a save file was given)"""
+
+
+class UndoRequest(Exception):  # noqa: N818 - control flow between the seat and the driver
+    """The player asked to take back its last answer."""
+
+
+class QuitRequest(Exception):  # noqa: N818
+    """The player asked to stop."""
+
+
+def _name_of(game: Game, part: str) -> str:
+    """The English name of an id of the bundle, or the id itself."""
+    rules = game.rules
+    if part in rules.unit_kinds:
+        return str(rules.unit_kinds[part].get("name") or part)
+    for section in ("orders", "house_cards", "houses", "loans"):
+        rec = rules.bundle.get(section, {}).get(part)
+        if rec:
+            return str(rec.get("name") or part)
+    if part in game.board.graph:
+        return game.board.area(part).name
+    return part
+
+
+def describe_answer(game: Game, d: Decision, answer) -> str:
+    """One legal answer said in words (e.g. `footman:kingswood` -> move a Footman to Kingswood)."""
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        return {"influence-bid": f"bid {answer} power", "wildling-bid": f"bid {answer} power",
+                "replace-ships": f"replace {answer} ship(s)"}.get(d.kind, str(answer))
+    text = str(answer)
+    parts = text.split(":")
+    n = [_name_of(game, p) for p in parts]
+    if d.kind == "march" and len(parts) == 2:
+        return f"move a {n[0]} to {n[1]}"
+    if d.kind in ("muster", "place-unit") and len(parts) == 2:
+        return f"{'muster' if d.kind == 'muster' else 'place'} a {n[0]} in {n[1]}"
+    if d.kind == "muster" and parts[0] == "upgrade" and len(parts) == 4:
+        return f"upgrade a {n[1]} to a {n[2]} in {n[3]}"
+    if d.kind in ("reconcile", "destroy-unit", "interest-loss") and len(parts) == 2:
+        return f"destroy a {n[1]} in {n[0]}"
+    if d.kind == "vassal-order" and len(parts) == 2:
+        return f"{n[1]} in {n[0]}"
+    if d.kind == "messenger-raven" and parts[0] == "replace" and len(parts) == 3:
+        return f"replace your order in {n[1]} by {n[2]}"
+    if d.kind == "house-card" and text in game.rules.bundle["house_cards"]:
+        card = game.rules.bundle["house_cards"][text]
+        return f"{card['name']} (strength {card['strength']}, swords {card['swords']}, forts {card['fortifications']})"
+    return " ".join(n)
+
+
+def brief(game: Game, house: str) -> list[str]:
+    """The position in a few lines, as `house` may see it."""
+    st = game.state
+    lines = [f"round {st.round}, {st.phase} phase; wildling threat {st.wildling_threat}"]
+    victory = game.victory_table()
+    for h in game.turn_order:
+        hs = st.houses[h]
+        tag = " (you)" if h == house else (" (vassal)" if game.is_vassal(h) else "")
+        lines.append(f"  {h}{tag}: {victory.get(h, 0)} {game.victory_words(h)}, power {hs.power}, supply {hs.supply}, "
+                     f"{len(hs.hand)} cards in hand")
+    for track, order in st.tracks.items():
+        lines.append(f"  {track}: {', '.join(order)}")
+    mine = st.areas_of(house)
+    lines.append("your units: " + ("; ".join(f"{_name_of(game, a)}: " + ", ".join(
+        u[0] + (" (routed)" if u[1] else "") for u in st.units[a]["units"]) for a in mine) or "none"))
+    hand = st.houses[house].hand
+    if hand:
+        lines.append("your hand: " + ", ".join(_name_of(game, c) for c in hand))
+    revealed = st.phase == "action"  # orders are face down until revealed in the Planning Phase (R13.4)
+    orders = [(a, o) for a, o in sorted(st.orders.items()) if revealed or o["house"] == house]
+    if orders:
+        lines.append("orders: " + "; ".join(f"{_name_of(game, a)}: {o['house']} {_name_of(game, o['order'])}"
+                                            for a, o in orders))
+    return lines
+
+
+def text_board(game: Game, house: str) -> list[str]:
+    """Every occupied or marked area as one line (the public board, plus the house's own face-down orders)."""
+    st = game.state
+    revealed = st.phase == "action"
+    lines = []
+    for area in sorted(set(st.units) | set(st.power_tokens) | set(st.garrisons) | set(st.neutral_forces)):
+        bits = []
+        if area in st.units:
+            army = st.units[area]
+            bits.append(f"{army['house']}: " + ", ".join(u[0] + ("*" if u[1] else "") for u in army["units"]))
+        if area in st.power_tokens:
+            bits.append(f"power token of {st.power_tokens[area]}")
+        if area in st.garrisons:
+            bits.append(f"garrison {st.garrisons[area]}")
+        if area in st.neutral_forces:
+            bits.append(f"neutral force {st.neutral_forces[area]}")
+        order = st.orders.get(area)
+        if order:
+            bits.append(f"order {order['order']}" if revealed or order["house"] == house else "order (face down)")
+        lines.append(f"  {_name_of(game, area)}: " + "; ".join(bits))
+    return lines
+
+
+class HumanSeat:
+    """Answers the decisions of the houses a person plays, reading the terminal."""
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+                 save_to: Path | None = None):
+        self.read, self.write, self.save_to = read, write, save_to
+
+    def act(self, game: Game, d: Decision):
+        house = d.info.get("for", d.house)
+        self.write("")
+        for line in brief(game, d.house):
+            self.write(line)
+        kind = DECISION_KINDS.get(d.kind)
+        self.write(f"== {d.prompt}" + (f" (deciding for {house})" if house != d.house else "")
+                   + (f"  [{d.rule}]" if d.rule else ""))
+        if kind:
+            self.write(f"   ({kind.meaning})")
+        for i, option in enumerate(d.options, 1):
+            self.write(f"  {i:>3}. {describe_answer(game, d, option)}")
+        while True:
+            try:
+                line = self.read(f"{d.house}> ").strip()
+            except EOFError:
+                raise QuitRequest from None
+            word, _, rest = line.partition(" ")
+            if line.isdigit() and 1 <= int(line) <= len(d.options):
+                return d.options[int(line) - 1]
+            if word == "help":
+                self.write(HELP)
+            elif word == "board":
+                self._board(game, d.house, rest.strip())
+            elif word == "undo":
+                raise UndoRequest
+            elif word == "save":
+                self.save(game, Path(rest.strip()) if rest.strip() else None)
+            elif word == "quit":
+                raise QuitRequest  # the driver's caller saves, if it was asked to
+            else:
+                self.write(f"'{line}' is not an answer: type a number from 1 to {len(d.options)}, or help")
+
+    def save(self, game: Game, path: Path | None) -> None:
+        target = path or self.save_to or Path("maester-save.json")
+        try:
+            target.write_text(json.dumps(game.to_state()) + "\n", encoding="utf-8")
+        except OSError as e:
+            self.write(f"cannot save to {target}: {e.strerror}")
+            return
+        self.write(f"saved to {target}; resume with: maester play --resume {target}")
+
+    def _board(self, game: Game, house: str, where: str) -> None:
+        try:
+            from maester.tools.render import render_svg  # the picture, where the renderer is installed
+        except ImportError:
+            render_svg = None
+        if render_svg is None:
+            for line in text_board(game, house):
+                self.write(line)
+            return
+        target = Path(where or "maester-board.svg")
+        try:
+            target.write_text(render_svg(game.rules, game.state, viewer=house), encoding="utf-8")
+        except OSError as e:
+            self.write(f"cannot write {target}: {e.strerror}")
+            return
+        self.write(f"the board is in {target}")
+
+
+def drive(game: Game, agents: dict, on_answer: Callable[[Game], None] | None = None) -> bool:
+    """Play until the game is over or a seat quits (returns False then). An `undo` from a seat takes back
+    the answers back to that seat's previous decision in this session."""
+    asked: list[str] = []  # who answered each decision of this session, to undo back to a person's turn
+    while game.decision is not None:
+        d = game.decision
+        seat = agents[d.house]
+        try:
+            answer = seat.act(game, d)
+        except QuitRequest:
+            return False
+        except UndoRequest:
+            if seat not in (agents[h] for h in asked):
+                seat.write("nothing of yours to take back in this session")
+                continue
+            while asked:
+                game.undo()
+                if agents[asked.pop()] is seat:
+                    break
+            continue
+        game.answer(answer)
+        asked.append(d.house)
+        if on_answer:
+            on_answer(game)
+    return True
