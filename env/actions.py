@@ -7,7 +7,7 @@ built from the bundle only (never from a game in progress), in sections, each so
 | section | answers | where they come from |
 |---|---|---|
 | `int` | `0 .. max` | bids, counts: `max` is the largest number of power tokens of any house of the setup |
-| `word` | any bundle id a choice names | houses, areas, orders, tracks, decks, cards, loans, `KEYWORDS` |
+| `word` | any bundle id a choice names | houses, areas, orders, tracks, decks, cards, loans, `answer_words()` |
 | `unit:area` | `footman:riverrun` | a unit kind moving or mustered into an area (march, muster) |
 | `area:unit` | `riverrun:footman` | a unit of an area (casualties, supply, interest) |
 | `area:order` | `bay-of-ice:vassal-march` | an order put in an area for someone else (vassal orders) |
@@ -26,11 +26,30 @@ import json
 from collections.abc import Iterable
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.interpreter.decision_kinds import DECISION_KINDS
 from maester.interpreter.rules import Rules
 
-# The engine's own answer words (interpreter/action.py, planning.py, combat.py, mod_*.py, effects.py).
-KEYWORDS = ("yes", "no", "done", "none", "pass", "keep", "look-at-wildlings", "top", "bottom", "attacker",
-            "defender", "raid", "support", "power", "supply", "muster", "a", "b", "c", "d")
+# Answer words of card effects' `choose-one` (its options are the choice keys and the improvement words),
+# beyond the words the decision catalogue declares (`answer_words`).
+EFFECT_WORDS = ("a", "b", "c", "d", "power", "supply")
+
+
+def answer_words() -> set[str]:
+    """Every fixed answer word: the `enum` words of the declared decision kinds, and `EFFECT_WORDS`."""
+    words: set[str] = set(EFFECT_WORDS)
+
+    def walk(schema) -> None:
+        if isinstance(schema, dict):
+            words.update(w for w in schema.get("enum", []) if isinstance(w, str))
+            for v in schema.values():
+                walk(v)
+        elif isinstance(schema, list):
+            for v in schema:
+                walk(v)
+
+    for kind in DECISION_KINDS.values():
+        walk(kind.answers)
+    return words
 ATTACK_AREA = "@attack"  # units on the march during a combat (interpreter/combat.py ATTACK)
 MAX_UNIT_INDEX = 10  # a unit reference `area#i`: no area holds more units than this
 
@@ -46,7 +65,7 @@ class ActionTable:
         orders = sorted(rules.bundle["orders"])
         kinds = sorted(rules.unit_kinds)
         max_int = max([rules.house(h)["power_tokens"] for h in houses] + [MAX_UNIT_INDEX])
-        words = set(KEYWORDS) | set(houses) | set(areas) | set(orders) | set(kinds)
+        words = answer_words() | set(houses) | set(areas) | set(orders) | set(kinds)
         for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards", "tracks",
                         "unit_kinds", "orders"):
             words |= set(rules.bundle.get(section) or {})

@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from maester.interpreter.decision_kinds import DECISION_KINDS as CATALOGUE
 from maester.interpreter.rules import Rules
 
 HIDDEN = "hidden"
 AFTER_REVEAL = ("messenger-raven", "wildling-top")  # Planning Phase decisions asked once orders are face up
 PHASES = ("setup", "westeros", "planning", "action", "over")
-# Decision kinds the engine asks (`game.ask`/`game.choose` call sites); anything else is `other`.
-DECISION_KINDS = ("place-order", "messenger-raven", "wildling-top", "influence-bid", "wildling-bid", "break-tie",
-                  "resolve-raid", "resolve-march", "resolve-consolidate-power", "raid", "raid-or-support", "march",
-                  "leave-power", "support", "house-card", "blade", "tides-redraw", "casualty", "retreat",
-                  "retreat-loss", "consolidate", "muster", "reconcile", "replace-ships", "choose", "may",
-                  "choose-one", "destroy-unit", "place-unit", "arrange", "search-deck", "interest-loss", "buy-loan",
-                  "give-bid", "choose-vassal", "vassal-order", "other")
+# The declared decision kinds (interpreter/decision_kinds.py), in declaration order; anything else is `other`.
+DECISION_KINDS = (*CATALOGUE, "other")
 
 
 def orders_revealed(game) -> bool:
