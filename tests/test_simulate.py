@@ -50,6 +50,8 @@ def test_simulate_refuses_bad_input_readably(tmp_path):
     assert r.exit_code == 1 and "unknown setup 'nowhere'" in r.output and "Traceback" not in r.output
     r = runner.invoke(app, ["simulate", "--agents", "clever", "--workers", "0", "-o", str(tmp_path)])
     assert r.exit_code == 1 and "unknown agent kind 'clever'" in r.output
+    r = runner.invoke(app, ["simulate", "--variant", "targaryen-b", "--workers", "0", "-o", str(tmp_path)])
+    assert r.exit_code == 1 and "variant 'targaryen-b' is for the rules set 'mother-of-dragons'" in r.output
     assert not (tmp_path / "games.json").exists()
 
 
