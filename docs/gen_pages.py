@@ -7,7 +7,6 @@ engine plays.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import mkdocs_gen_files
@@ -15,8 +14,10 @@ import mkdocs_gen_files
 from maester.dsl import compile_paths
 from maester.dsl.compile import default_content_dir
 from maester.dsl.english import English
-from maester.interpreter.board import Board
-from maester.tools.draw import draw_board
+from maester.interpreter.rules import Rules
+from maester.tools import position
+from maester.tools.render import board_svg, render_svg
+from maester.tools.view import view_html
 
 bundle = compile_paths()
 english = English(bundle)
@@ -77,18 +78,43 @@ for section, page, title in (("westeros_cards", "westeros", "Westeros cards"),
         for cid, rec in items:
             f.write(card_block(section, cid, rec))
 
+# ---- the boards, laid out from the content's geometry, and a viewer example -------------------------
+# names are drawn larger than in `maester render` so the pictures stay legible at the page's width
+LABEL_SCALE = {"base": 1.6, "mod-westeros": 1.6, "mod-essos": 1.9}
+rules = Rules(bundle)
 with mkdocs_gen_files.open("boards.md", "w") as f:
-    f.write("# Boards\n\nThe three boards of the game, drawn from the map graph (`maester map --format png`): "
-            "land areas are squares (red edge: castle or stronghold), seas circles, ports diamonds; dashed "
-            "blue lines are the Westeros–Essos sea links.\n\n")
+    f.write("# Boards\n\nThe three boards of the game, drawn from each area's position in the content "
+            "(`at X Y`, see [render and view](viewer.md)), north at the top. Land areas are parchment discs "
+            "with their printed castle or stronghold towers, supply (brown dots) and power (gold crowns); seas "
+            "are blue discs and ports small pale ones; a line is a border, a dashed blue line a Westeros–Essos "
+            "sea link. Open a picture on its own for the full size.\n\n")
     for board_id in sorted(bundle["boards"]):
-        board = Board.from_bundle(bundle, board_id)
-        with tempfile.TemporaryDirectory() as tmp:
-            png = Path(tmp) / f"{board_id}.png"
-            draw_board(board, png, size=(18, 18))
-            with mkdocs_gen_files.open(f"boards/{board_id}.png", "wb") as out:
-                out.write(png.read_bytes())
+        svg = board_svg(rules, board_id, LABEL_SCALE.get(board_id, 1.6))
+        with mkdocs_gen_files.open(f"boards/{board_id}.svg", "w") as out:
+            out.write(svg)
         rec = bundle["boards"][board_id]
         f.write(f"## {rec['name']} (`{board_id}`)\n\n{rec.get('description') or ''}\n\n"
                 f"{len(rec['areas'])} areas, {len(rec['borders'])} borders.\n\n"
-                f"![{rec['name']}](boards/{board_id}.png)\n\n")
+                f"[![{rec['name']}](boards/{board_id}.svg)](boards/{board_id}.svg)\n\n")
+        if any(a["side"] == "essos" for a in rec["areas"].values()):  # a close-up of the side board
+            with mkdocs_gen_files.open(f"boards/{board_id}-essos.svg", "w") as out:
+                out.write(board_svg(rules, board_id, 1.4, side="essos"))
+            f.write(f"The Essos side board, closer (its seas link to The Shivering Sea, The Narrow Sea, "
+                    f"Shipbreaker Bay and the East Summer Sea, R32.2):\n\n"
+                    f'<img src="../boards/{board_id}-essos.svg" alt="Essos side board" style="max-width:60%">\n\n')
+
+# the docs are built from a checkout (CI installs the package, so the scenario is found next to this file)
+EXAMPLE = Path(__file__).resolve().parent.parent / "tests/scenarios/base/rules/a10-garrison-only-home.yaml"
+timeline = position.load(EXAMPLE)
+with mkdocs_gen_files.open(f"views/{EXAMPLE.stem}.html", "w") as out:
+    out.write(view_html(timeline))
+with mkdocs_gen_files.open("views/a10-before.svg", "w") as out:
+    out.write(render_svg(rules, timeline.state(0), caption="scenario A10, step 0"))
+with mkdocs_gen_files.open("viewer-example.md", "w") as f:
+    f.write("# Viewer example\n\nScenario A10 (`tests/scenarios/base/rules/a10-garrison-only-home.yaml`): "
+            "Lannister marches a knight and a footman from Moat Cailin into Winterfell, held only by Stark's "
+            "garrison. [Open the viewer](views/a10-garrison-only-home.html) (one HTML file; arrows, slider, "
+            "C for the combat), or see the position before the march as `maester render` draws it:\n\n"
+            "[![A10 before the march](views/a10-before.svg)](views/a10-before.svg)\n\n"
+            '<iframe src="../views/a10-garrison-only-home.html" title="maester view: scenario A10" '
+            'style="width:100%;height:720px;border:1px solid #ccc"></iframe>\n')

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
-from .kinds import REF_KINDS, Key, Kind
+from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 
 # ---- the symbol table ---------------------------------------------------------------------------
@@ -26,6 +26,12 @@ class Declaration:
     entry: ast.Entry
     body: list[ast.Item]  # block items after splitting shared lines
     parent: str | None = None  # the board/overlay an area or port is declared in
+    derives: str | None = None  # `KIND ID "Name" from PARENT`: the id it derives from (dsl/patch.py)
+    derives_span: Span | None = None
+    patched: bool = False  # made by a variant's `patch` (same id as its parent)
+    entry_body: list[ast.Item] | None = None  # the entries as written, before a patch is resolved
+    patch_entry: ast.Entry | None = None
+    unresolved: bool = False  # its parent is unknown (reported): not compiled, so no cascade of errors
 
 
 @dataclass
@@ -71,6 +77,15 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
             out.append(item)
             continue
         head, head_span, values = item.head, item.head_span, list(item.values)
+        if head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
+            cut = next((i for i, v in enumerate(values) if i > 0 and isinstance(v, ast.Name)
+                        and (v.text in PATCH_OPS or v.text in kind.keys)), len(values))
+            out.append(ast.Entry(head, tuple(values[:cut]), item.block, item.span, head_span))
+            if cut < len(values):
+                nxt = values[cut]
+                rest = ast.Entry(nxt.text, tuple(values[cut + 1:]), item.block, item.span, nxt.span)  # type: ignore
+                out.extend(split_entries([rest], kind, diags))
+            continue
         while True:
             key = kind.keys.get(head)
             if key is None:
@@ -112,7 +127,9 @@ def _type_word(t: str) -> str:
         return t[5:]
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
-    words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>"}
+    words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>",
+             "house-or-every": f"<house id>|{EVERY}", "loan-or-random": "<loan id>|random",
+             "patch-target": f"<id>|[<id>, ...]|{EVERY}"}
     return words.get(t, f"<{t}>")
 
 
@@ -165,6 +182,19 @@ class Checker:
             return None
         if type_.startswith("ref:"):
             return self.ref(expr, type_[4:], key)
+        if type_ in ("house-or-every", "loan-or-random"):
+            special = EVERY if type_ == "house-or-every" else "random"
+            if isinstance(expr, ast.Name) and expr.text == special:
+                return special
+            return self.ref(expr, type_.split("-or-")[0], key)
+        if type_ == "patch-target":  # checked against the patched kind by the compiler
+            if isinstance(expr, ast.Name):
+                return [expr.text] if expr.text != EVERY else EVERY
+            if isinstance(expr, ast.ListExpr) and all(isinstance(i, ast.Name) for i in expr.items):
+                return [i.text for i in expr.items]  # type: ignore[union-attr]
+            d.error("wrong-value", f"'{key}' expects an id, a list of ids or '{EVERY}', got {_expr_word(expr)}",
+                    expr.span)
+            return None
         if type_.startswith("list:"):
             if not isinstance(expr, ast.ListExpr):
                 d.error("wrong-value", f"'{key}' expects a list [a, b, ...], got {_expr_word(expr)}",
@@ -298,18 +328,18 @@ class EffectChecker:
                     return None
                 return self.ability(item, scope)
             case ast.If(condition=cond, then=then, otherwise=otherwise):
-                out = {"if": self.expr(cond, "bool", scope), "then": self.block(then, scope)}
+                out = {"node": "if", "if": self.expr(cond, "bool", scope), "then": self.block(then, scope)}
                 if otherwise is not None:
                     out["else"] = self.block(otherwise, scope)
                 return out
             case ast.For(var=var, iterable=it, body=body):
                 lowered, t = self.infer(it, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
-                return {"for": var, "in": lowered, "body": self.block(body, scope.child(**{var: elem}))}
+                return {"node": "for", "for": var, "in": lowered, "body": self.block(body, scope.child(**{var: elem}))}
             case ast.Choose(var=var, options=opts, by=by, count=count, distinct=distinct, body=body):
                 lowered, t = self.infer(opts, scope, "list:any")
                 elem = t[5:] if t and t.startswith("list:") else "any"
-                out = {"choose": var, "from": lowered, "by": self._chooser(by, scope, item.span)}
+                out = {"node": "choose", "choose": var, "from": lowered, "by": self._chooser(by, scope, item.span)}
                 if count is not None:
                     out["count"] = self.expr(count, "int", scope)
                 if distinct:
@@ -318,7 +348,7 @@ class EffectChecker:
                 out["at"] = str(item.span)  # decisions and their events point at this line
                 return out
             case ast.May(by=by, pay=pay, condition=cond, body=body, otherwise=otherwise):
-                out = {"may": self._chooser(by, scope, item.span)}
+                out = {"node": "may", "may": self._chooser(by, scope, item.span)}
                 if pay is not None:
                     out["pay"] = self.expr(pay, "int", scope)
                 if cond is not None:
@@ -331,7 +361,7 @@ class EffectChecker:
             case ast.Let(var=var, value=value):
                 lowered, t = self.infer(value, scope, None)
                 scope.variables[var] = t or "any"
-                return {"let": var, "value": lowered}
+                return {"node": "let", "let": var, "value": lowered}
             case ast.Option():
                 d.error("misplaced-option", "'option' belongs in the block of choose-one(...)", item.span)
                 return None
@@ -352,7 +382,7 @@ class EffectChecker:
                              "ability", item.trigger_span, hint_for(item.trigger, allowed, show_all=20))
             return None
         inner = Scope(scope.context, trig.name, dict(scope.variables), scope.chooser, scope.where)
-        out: dict = {"trigger": trig.name}
+        out: dict = {"node": "ability", "trigger": trig.name}
         if item.condition is not None:
             out["if"] = self.expr(item.condition, "bool", inner)
         out["body"] = self.block(item.body, inner)
@@ -366,7 +396,7 @@ class EffectChecker:
             self.diags.error("missing-chooser", "who decides? this effect has no owner to default to",
                              span, "add 'by HOUSE', e.g. 'by targaryen' or 'by holder(iron-throne)'")
             return None
-        return {"var": scope.chooser}
+        return {"node": "var", "var": scope.chooser}
 
     def call_statement(self, call: ast.Call, block, scope: Scope) -> dict | None:
         prim = self._primitive(call, "effect")
@@ -376,7 +406,7 @@ class EffectChecker:
             where = f"in a {scope.context} effect" if scope.window is None else f"in '{scope.window}'"
             self.diags.error("wrong-window", f"'{prim.name}' cannot be used {where}", call.name_span,
                              f"'{prim.name}' works in: {', '.join(prim.windows)}")
-        out: dict = {"do": prim.name, "args": self.args(call, prim, scope), "at": str(call.span)}
+        out: dict = {"node": "call", "do": prim.name, "args": self.args(call, prim, scope), "at": str(call.span)}
         if prim.block == "options":
             if block is None:
                 self.diags.error("missing-block", f"'{prim.name}' needs a block of 'option' entries",
@@ -397,7 +427,7 @@ class EffectChecker:
             if item.key in keys:
                 self.diags.error("duplicate-option", f"option '{item.key}' is given twice", item.span)
             keys.add(item.key)
-            opt: dict = {"option": item.key, "text": item.text}
+            opt: dict = {"node": "option", "option": item.key, "text": item.text}
             if item.condition is not None:
                 opt["if"] = self.expr(item.condition, "bool", scope)
             opt["body"] = self.block(item.body, scope)
@@ -484,7 +514,7 @@ class EffectChecker:
             case ast.Bool(value=v):
                 return v, "bool"
             case ast.Str(value=v):
-                return {"text": v}, "text"
+                return {"node": "text", "text": v}, "text"
             case ast.Name():
                 return self.name(expr, scope, expected, what)
             case ast.ListExpr(items=items):
@@ -499,43 +529,45 @@ class EffectChecker:
                     if t:
                         types.add(t)
                 elem = types.pop() if len(types) == 1 else (elem_expected or "any")
-                return {"list": lowered}, f"list:{elem}"
+                return {"node": "list", "list": lowered}, f"list:{elem}"
             case ast.Call():
                 prim = self._primitive(expr, "query")
                 if prim is None:
                     return None, None
-                return {"query": prim.name, "args": self.args(expr, prim, scope)}, prim.returns
+                return {"node": "query", "query": prim.name, "args": self.args(expr, prim, scope)}, prim.returns
             case ast.Not(operand=op):
-                return {"op": "not", "args": [self.expr(op, "bool", scope)]}, "bool"
+                return {"node": "op", "op": "not", "args": [self.expr(op, "bool", scope)]}, "bool"
             case ast.Neg(operand=op):
-                return {"op": "neg", "args": [self.expr(op, "int", scope)]}, "int"
+                return {"node": "op", "op": "neg", "args": [self.expr(op, "int", scope)]}, "int"
             case ast.BinOp(op=op, left=left, right=right):
                 if op in ("and", "or"):
-                    return {"op": op, "args": [self.expr(left, "bool", scope), self.expr(right, "bool", scope)]}, "bool"
+                    return {"node": "op", "op": op,
+                            "args": [self.expr(left, "bool", scope), self.expr(right, "bool", scope)]}, "bool"
                 if op in ("<", "<=", ">", ">="):
-                    return {"op": op, "args": [self.expr(left, "int", scope), self.expr(right, "int", scope)]}, "bool"
+                    return {"node": "op", "op": op,
+                            "args": [self.expr(left, "int", scope), self.expr(right, "int", scope)]}, "bool"
                 if op in ("==", "!="):
                     lo, lt = self.infer(left, scope, None)
                     ro = self.expr(right, lt or "any", scope)
-                    return {"op": op, "args": [lo, ro]}, "bool"
+                    return {"node": "op", "op": op, "args": [lo, ro]}, "bool"
                 # + - *: numbers; `+` also joins two lists
                 lo, lt = self.infer(left, scope, expected if op == "+" else "int")
                 if op == "+" and lt and lt.startswith("list:"):
-                    return {"op": "+", "args": [lo, self.expr(right, lt, scope)]}, lt
+                    return {"node": "op", "op": "+", "args": [lo, self.expr(right, lt, scope)]}, lt
                 if lt and lt != "int":
                     self.diags.error("wrong-type", f"'{op}' needs numbers, got {_type_phrase(lt)}", left.span)
-                return {"op": op, "args": [lo, self.expr(right, "int", scope)]}, "int"
+                return {"node": "op", "op": op, "args": [lo, self.expr(right, "int", scope)]}, "int"
         raise AssertionError(expr)
 
     def name(self, expr: ast.Name, scope: Scope, expected: str | None, what: str) -> tuple[object, str | None]:
         text = expr.text
         if text in scope.variables:
-            return {"var": text}, scope.variables[text]
+            return {"node": "var", "var": text}, scope.variables[text]
         target = expected[5:] if expected and expected.startswith("list:") else expected
         candidates = self._id_types(text)
         if target and target != "any":
             if target in candidates:
-                return {"id": text, "type": target}, target
+                return {"node": "id", "id": text, "type": target}, target
             pool = self._pool(target)
             if pool is not None:
                 known = ", ".join(f"a {t}" for t in candidates) if candidates else None
@@ -547,9 +579,9 @@ class EffectChecker:
                 return None, None
         if len(candidates) == 1:
             t = candidates[0]
-            return {"id": text, "type": t}, t
+            return {"node": "id", "id": text, "type": t}, t
         if len(candidates) > 1:
-            return {"id": text, "type": candidates[0]}, candidates[0]
+            return {"node": "id", "id": text, "type": candidates[0]}, candidates[0]
         # No type to go by: guess what was meant from the closest known name of any kind.
         import difflib
 
@@ -642,9 +674,9 @@ def _default_json(value: object, type_: str) -> object:
     if isinstance(value, bool | int):
         return value
     if isinstance(value, list):
-        return {"list": list(value)}
+        return {"node": "list", "list": list(value)}
     if isinstance(value, str):
-        return {"id": value, "type": type_}
+        return {"node": "id", "id": value, "type": type_}
     return value
 
 

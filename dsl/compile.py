@@ -18,8 +18,10 @@ from .boards import BoardBuild, Change, apply_changes, board_json, validate_boar
 from .cache import bundle_cache_enabled, cache_dir
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
-from .kinds import KINDS, Kind
+from .kinds import EVERY, KINDS, PATCH_OPS, Kind
 from .parse_cache import ParseFn, parse_cached
+from .patch import Resolver, word
+from .playable import check_playable, strip_spans
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 CONTENT_SUFFIX = ".mst"
@@ -99,19 +101,21 @@ def _declare(entry: ast.Entry, diags: Diagnostics, symbols: Symbols) -> Declarat
         diags.error("unknown-kind", f"unknown declaration '{entry.head}'", _word_span(entry.head_span, entry.head),
                     hint_for(entry.head, top, show_all=30))
         return None
-    ident, name = _id_and_name(entry, kind, diags)
+    ident, name, derives = _id_and_name(entry, kind, diags)
     if ident is None:
         return None
     body = split_entries(entry.block or (), kind, diags)
     if entry.block is None:
         diags.error("missing-block", f"{kind.name} '{ident}' needs a {{ ... }} block", entry.span)
-    decl = Declaration(kind.name, ident, name, entry, body)
+    decl = Declaration(kind.name, ident, name, entry, body, entry_body=list(body))
+    if derives is not None:
+        decl.derives, decl.derives_span = derives
     symbols.add(decl, diags)
     # areas and ports are declared inside boards and overlays
     for item in body:
         if isinstance(item, ast.Entry) and item.head in ("area", "port") and kind.name in ("board", "overlay"):
             sub_kind = KINDS[item.head]
-            sub_id, sub_name = _id_and_name(item, sub_kind, diags)
+            sub_id, sub_name, _ = _id_and_name(item, sub_kind, diags, derive=False)
             if sub_id is None:
                 continue
             sub_body = split_entries(item.block or (), sub_kind, diags)
@@ -119,12 +123,25 @@ def _declare(entry: ast.Entry, diags: Diagnostics, symbols: Symbols) -> Declarat
     return decl
 
 
-def _id_and_name(entry: ast.Entry, kind: Kind, diags: Diagnostics) -> tuple[str | None, str | None]:
+def _id_and_name(entry: ast.Entry, kind: Kind, diags: Diagnostics, derive: bool = True
+                 ) -> tuple[str | None, str | None, tuple[str, Span] | None]:
+    """`KIND ID "Name"`, optionally followed by `from PARENT` (a patch of another declaration)."""
     values = list(entry.values)
     if not values or not isinstance(values[0], ast.Name):
         diags.error("missing-id", f"{kind.name} needs an id after '{entry.head}'", entry.head_span,
                     f'for example: {kind.name} my-id "Display Name" {{ ... }}')
-        return None, None
+        return None, None, None
+    derives = None
+    for i, v in enumerate(values[1:], 1):
+        if derive and isinstance(v, ast.Name) and v.text == "from" and i >= len(values) - 2:
+            parent = values[i + 1] if i + 1 < len(values) else None
+            if not isinstance(parent, ast.Name):
+                diags.error("missing-parent", f"{kind.name} '{values[0].text}': 'from' needs the id it derives "
+                            "from", v.span, f"for example: {kind.name} {values[0].text} from OTHER-ID {{ ... }}")
+                return None, None, None
+            derives = (parent.text, _word_span(parent.span, parent.text))
+            values = values[:i]
+            break
     ident = values[0].text
     name = None
     if len(values) > 1:
@@ -135,10 +152,10 @@ def _id_and_name(entry: ast.Entry, kind: Kind, diags: Diagnostics) -> tuple[str 
     if len(values) > 2:
         diags.error("extra-value", f"{kind.name} '{ident}' has extra words after its name", values[2].span,
                     "put attributes inside the { ... } block")
-    if kind.has_name and name is None and len(values) == 1:
+    if kind.has_name and name is None and len(values) == 1 and derives is None:
         diags.error("missing-name", f"{kind.name} '{ident}' needs a quoted display name", values[0].span,
                     f'for example: {kind.name} {ident} "{ident.replace("-", " ").title()}" {{ ... }}')
-    return ident, name
+    return ident, name, derives
 
 
 def _word_span(span: Span, word: str) -> Span:
@@ -194,6 +211,9 @@ class Compiler:
                 else:
                     self.diags.error("misplaced-statement", "effect statements belong inside a card",
                                      item.span, 'start with a declaration, e.g. house-card ID "Name" { ... }')
+        self.resolver = Resolver(self.symbols, self.diags)
+        for decl in decls:
+            self._resolve(decl)
         bundle: dict = {
             "format": BUNDLE_FORMAT,
             "format_version": BUNDLE_FORMAT_VERSION,
@@ -218,14 +238,34 @@ class Compiler:
                                                "description": self._quiet_keys(decl).get("description"),
                                                "source": str(decl.entry.span)}
                 continue
+            if decl.unresolved:
+                continue
             record = self.lower(decl, kind)
             if record is not None:
                 bundle[kind.collection][decl.id] = record
         self.compose_boards(boards, overlays, bundle)
+        finish_variants(bundle, self.symbols, self.diags)
+        if not self.diags.errors:  # a half-built bundle would only add noise to the errors already found
+            check_playable(bundle, self.diags)
+        strip_spans(bundle)
         for section, value in bundle.items():  # ids in order, so bundles diff well
             if isinstance(value, dict) and section not in ("format",):
                 bundle[section] = dict(sorted(value.items()))
         return bundle
+
+    def _resolve(self, decl: Declaration) -> None:
+        if decl.derives is not None and decl.kind in ("board", "overlay"):
+            self.diags.error("no-from", f"a {decl.kind} does not derive with 'from'", decl.derives_span,
+                             "a board starts from another with 'extends BOARD' and changes it with overlays")
+            decl.derives = None
+        self.resolver.resolve(decl)
+        if decl.derives is None:
+            for item in decl.body:
+                if isinstance(item, ast.Entry) and item.head in PATCH_OPS:
+                    self.diags.error("patch-without-parent", f"'{item.head}' changes a parent, but {decl.kind} "
+                                     f"'{decl.id}' has none", item.head_span,
+                                     f"derive it: {decl.kind} {decl.id} \"...\" from PARENT {{ ... }}, or use "
+                                     "'patch' in a variant")
 
     def _quiet_keys(self, decl: Declaration) -> dict:
         out = {}
@@ -243,6 +283,8 @@ class Compiler:
         record = {"id": decl.id, "name": decl.name, **_generic(kind, found)}
         for entry in blocks:
             key = kind.keys[entry.head]
+            if key.block == "*":  # a variant's patch: compiled by `_variant`
+                continue
             if key.block and key.block.startswith("effect:"):
                 context = key.block.split(":", 1)[1]
                 chooser = {"loan": "buyer", "lowest-bidder": "lowest-bidder",
@@ -253,7 +295,14 @@ class Compiler:
             elif key.block:
                 sub = KINDS[key.block]
                 sub_body = split_entries(entry.block or (), sub, self.diags)
-                sub_found, _ = self.check.keys(sub, sub_body, f"{entry.head} block")
+                sub_found, sub_blocks = self.check.keys(sub, sub_body, f"{entry.head} block")
+                for inner in sub_blocks:  # `add-units AREA { ... }` inside a setup's `house H { ... }`
+                    inner_key = sub.keys.get(inner.head)
+                    if inner_key is not None and inner_key.block in KINDS:
+                        inner_kind = KINDS[inner_key.block]
+                        inner_body = split_entries(inner.block or (), inner_kind, self.diags)
+                        inner_found, _ = self.check.keys(inner_kind, inner_body, f"{inner.head} block")
+                        sub_found.setdefault(f"_{inner.head}", []).append((inner, inner_found))
                 self._nested(record, entry, sub_found)
         if kind.effect_context:
             abilities = []
@@ -273,8 +322,175 @@ class Compiler:
                 if not isinstance(item, ast.Entry):
                     self.diags.error("misplaced-statement", f"effect statements do not belong directly in {where}",
                                      item.span, _effect_keys_hint(kind))
-        record["source"] = str(decl.entry.span)
-        return _post_process(kind.name, record)
+        record["source"] = str(decl.patch_entry.span if decl.patch_entry is not None else decl.entry.span)
+        if decl.derives is not None:
+            record["derived_from"] = decl.derives
+        house_blocks = record.get("_blocks", {}).pop("house", []) if kind.name == "setup" else []
+        record = _post_process(kind.name, record)
+        if kind.name == "setup":
+            self._house_starts(record, house_blocks)
+        elif kind.name in ("card-set", "deck"):
+            self._members(decl, record)
+        elif kind.name == "game":
+            record["decks"] = self._game_decks(record.get("decks") or [], decl)
+        elif kind.name == "variant":
+            self._variant(decl, record)
+        return record
+
+    # -- patches: members, per-house starts, decks, variants
+    def _members(self, decl: Declaration, record: dict) -> None:
+        members = self.resolver.members(decl)
+        if decl.kind == "card-set":
+            record["cards"] = sorted({w for e in members if (w := word(e.values[0]))})
+            return
+        cards: dict[str, int] = {}
+        for e in members:
+            w = word(e.values[0])
+            n = e.values[1].value if len(e.values) > 1 and isinstance(e.values[1], ast.Int) else 1
+            if w:
+                cards[w] = n
+        record["cards"] = dict(sorted(cards.items()))
+        record["slot"] = "wildling" if record.pop("wildling") else record.pop("westeros")
+        record.pop("westeros", None)
+        if record["slot"] is None:
+            self.diags.error("deck-slot", f"deck '{decl.id}' says neither 'westeros I..IV' nor 'wildling'",
+                             decl.entry.span, "add: westeros i   (or: wildling)")
+
+    def _game_decks(self, listed: list, decl: Declaration) -> dict[str, str]:
+        """The deck of each slot: the standard deck (a deck without `from`), or one the game lists."""
+        out: dict[str, str] = {}
+        for d in self.symbols.ids("deck").values():
+            if d.derives is None:
+                slot = "wildling" if any(isinstance(e, ast.Entry) and e.head == "wildling" for e in d.body) else \
+                    next((word(e.values[0]) for e in d.body if isinstance(e, ast.Entry) and e.head == "westeros"
+                          and e.values), None)
+                if slot:
+                    out.setdefault(slot, d.id)
+        for did in listed:
+            d = self.symbols.lookup("deck", did) if did else None
+            if d is None:
+                continue
+            self.resolver.resolve(d)
+            slot = "wildling" if any(isinstance(e, ast.Entry) and e.head == "wildling" for e in d.body) else \
+                next((word(e.values[0]) for e in d.body if isinstance(e, ast.Entry) and e.head == "westeros"
+                      and e.values), None)
+            if slot:
+                out[slot] = did
+        return dict(sorted(out.items()))
+
+    def _house_starts(self, record: dict, blocks: list[dict]) -> None:
+        """Per-house starting values (`house H { ... }`, `house every { ... }`), in written order."""
+        houses = [h for h in record.get("houses") or [] if h]
+        power: dict[str, int] = {}
+        loans: dict[str, list[str]] = {}
+        where = f"setup '{record['id']}'"
+        for b in blocks:
+            entry, target, found = b["entry"], b["values"][0], b["block"]
+            if target is None:
+                continue
+            every = target == EVERY
+            if not every and target not in houses:
+                self.diags.error("house-not-in-setup", f"{where}: '{target}' is not one of its houses",
+                                 entry.values[0].span, "its houses: " + ", ".join(houses))
+                continue
+            for h in houses if every else [target]:
+                if found.get("power") is not None:
+                    power[h] = found["power"]
+                home = self._home(h)
+                garrisons = record["garrisons"]
+                if found.get("garrison") is not None and (home in garrisons or not every):
+                    garrisons[home] = found["garrison"]
+                if found.get("garrison-bonus") is not None:
+                    if home in garrisons:
+                        garrisons[home] = max(0, garrisons[home] + found["garrison-bonus"])
+                    elif not every:
+                        self.diags.error("no-garrison", f"{where}: {h} has no garrison to strengthen",
+                                         entry.span, f"give it one: garrison {found['garrison-bonus']}")
+                for loan in found.get("loan") or []:
+                    if loan:
+                        loans.setdefault(h, []).append(loan)
+                for pair in found.get("replace-unit") or []:
+                    if pair and None not in pair:
+                        self._replace_unit(record, h, pair[0], pair[1], entry, every)
+                for inner, units in found.get("_add-units") or []:
+                    area = word(inner.values[0]) if inner.values else None
+                    if area is None or not self.symbols.lookup("area", area):
+                        continue
+                    units = dict(units)
+                    role = units.pop("as", None) or "player"
+                    section = "starting_units" if role == "player" else "vassal_starting_units"
+                    record[section].setdefault(h, []).append({"area": area, "units": units, "at": str(inner.span)})
+        if record.get("loan_deck") is None:  # the bundle holds the result: every declared loan
+            record["loan_deck"] = sorted(self.symbols.ids("loan")) if record.get("iron_bank") else []
+        record["starting_power"] = dict(sorted(power.items()))
+        record["starting_loans"] = dict(sorted(loans.items()))
+
+    def _home(self, house: str) -> str | None:
+        decl = self.symbols.lookup("house", house)
+        if decl is None:
+            return None
+        return next((word(e.values[0]) for e in decl.body if isinstance(e, ast.Entry) and e.head == "home"
+                     and e.values), None)
+
+    def _replace_unit(self, record: dict, house: str, old: str, new: str, entry: ast.Entry, every: bool) -> None:
+        for p in record["starting_units"].get(house, []):
+            if p["units"].get(old, 0) > 0:
+                p["units"][old] -= 1
+                if not p["units"][old]:
+                    del p["units"][old]
+                p["units"][new] = p["units"].get(new, 0) + 1
+                p["at"] = str(entry.span)
+                return
+        msg = f"setup '{record['id']}': {house} starts with no {old} to replace by a {new}"
+        if every:
+            self.diags.warning("nothing-to-replace", msg, entry.span, "its other houses are changed")
+        else:
+            self.diags.error("nothing-to-replace", msg, entry.span, "give the house such a unit first")
+
+    def _variant(self, decl: Declaration, record: dict) -> None:
+        """Compile each `patch KIND TARGET { ... }` into the full records it stands for."""
+        patches: dict[str, dict[str, dict]] = {}
+        latest: dict[tuple[str, str], Declaration] = {}
+        where = f"variant '{decl.id}'"
+        game = record.get("game")
+        for entry in decl.body:
+            if not isinstance(entry, ast.Entry) or entry.head != "patch" or len(entry.values) < 2:
+                continue
+            kname = word(entry.values[0])
+            kind = KINDS.get(kname or "")
+            if kind is None or not kind.top_level or kind.name in ("variant", "board", "overlay"):
+                patchable = [k.name for k in KINDS.values() if k.top_level and k.name not in
+                             ("variant", "board", "overlay")]
+                self.diags.error("unknown-kind", f"{where}: cannot patch '{kname}'", entry.values[0].span,
+                                 hint_for(kname or "", patchable, show_all=30))
+                continue
+            target = self.check.value(entry.values[1], "patch-target", "patch")
+            if target is None:
+                continue
+            if target == EVERY:
+                ids = [i for i, d in self.symbols.ids(kind.name).items() if d.kind == kind.name and
+                       (kind.name != "setup" or _decl_word(d, "game") == game)]
+            else:
+                ids = list(target)
+            for ident in ids:
+                parent = latest.get((kind.name, ident)) or self.symbols.lookup(kind.name, ident)
+                if parent is None or parent.kind != kind.name:
+                    self.diags.error(f"unknown-{kind.name}", f"{where}: no {kind.name} '{ident}' to patch",
+                                     entry.values[1].span, hint_for(ident, self.symbols.ids(kind.name), show_all=0))
+                    continue
+                self.resolver.resolve(parent)
+                if parent.unresolved:  # reported at its `from`
+                    continue
+                patched = self.resolver.patch(parent, entry)
+                latest[(kind.name, ident)] = patched
+                rec = self.lower(patched, kind)
+                if rec is not None:
+                    rec.pop("derived_from", None)
+                    if parent.derives is not None:
+                        rec["derived_from"] = parent.derives
+                    patches.setdefault(kind.collection, {})[ident] = rec
+        record.pop("patch", None)
+        record["patches"] = {k: dict(sorted(v.items())) for k, v in sorted(patches.items())}
 
     def _nested(self, record: dict, entry: ast.Entry, found: dict) -> None:
         """Keep a nested block's values next to the key's own values, for `_post_process` to shape.
@@ -283,7 +499,8 @@ class Compiler:
         compiler bug, caught by `_post_process`'s final check, never silently dropped.
         """
         values = [v.text if isinstance(v, ast.Name) else getattr(v, "value", None) for v in entry.values]
-        record.setdefault("_blocks", {}).setdefault(entry.head, []).append({"values": values, "block": found})
+        record.setdefault("_blocks", {}).setdefault(entry.head, []).append({"values": values, "block": found,
+                                                                             "entry": entry})
 
     # -- boards
     def area_record(self, decl: Declaration) -> dict | None:
@@ -297,7 +514,7 @@ class Compiler:
             return {"id": ident, "name": name, "kind": "port", "side": found.get("side", "westeros"),
                     "castle": "none", "supply": 0, "power": 0, "home": None, "garrison": None,
                     "neutral_force": None, "loyalty_token": False, "garrison_returns": False, "river": False,
-                    "port_of": found.get("of"), "port_sea": found.get("on"), "_span": span}
+                    "port_of": found.get("of"), "port_sea": found.get("on"), "at": found.get("at"), "_span": span}
         land, sea = found.get("land", False), found.get("sea", False)
         if land == sea:
             self.diags.error("area-kind", f"{where} must be either 'land' or 'sea'", span,
@@ -315,7 +532,7 @@ class Compiler:
                 "loyalty_token": bool(found.get("loyalty-token", False)),
                 "garrison_returns": bool(found.get("garrison-returns", False)),
                 "river": bool(found.get("river", False)),
-                "port_of": None, "port_sea": None, "_span": span}
+                "port_of": None, "port_sea": None, "at": found.get("at"), "_span": span}
 
     def board_changes(self, decl: Declaration) -> list[Change]:
         """The steps of a board or overlay body, in written order."""
@@ -393,6 +610,53 @@ class Compiler:
             build(decl)
 
 
+def _decl_word(decl: Declaration, head: str) -> str | None:
+    return next((word(e.values[0]) for e in decl.body if isinstance(e, ast.Entry) and e.head == head and e.values),
+                None)
+
+
+def finish_variants(bundle: dict, symbols: Symbols, diags: Diagnostics) -> None:
+    """What each variant plays: its rules set with its card sets, and the setup for each player count."""
+    for vid, v in bundle.get("variants", {}).items():
+        game = v.get("game")
+        if game not in bundle["games"]:
+            continue
+        patches = v.setdefault("patches", {})
+        rec = patches.get("games", {}).get(game) or json.loads(json.dumps(bundle["games"][game]))
+        changed = False
+        for key in ("house_card_sets", "vassal_card_set"):
+            if v.get(key) is not None and rec.get(key) != v[key]:
+                rec[key] = v[key]
+                changed = True
+        if changed or game in patches.get("games", {}):
+            patches.setdefault("games", {})[game] = rec
+        setups: dict[str, str] = {}
+        listed = v.get("setups")
+        if listed:
+            for sid in listed:
+                if sid is None:
+                    continue
+                root, seen = sid, set()
+                while root not in seen:
+                    seen.add(root)
+                    d = symbols.lookup("setup", root)
+                    if d is None or d.derives is None or d.patched:
+                        break
+                    root = d.derives
+                setups[root] = sid
+        else:
+            setups = {sid: sid for sid, s in bundle["setups"].items() if s.get("game") == game
+                      and "derived_from" not in s}
+        v["setups"] = dict(sorted(setups.items()))
+        if listed is None and not any(
+                {k: x for k, x in r.items() if k != "source"} !=
+                {k: x for k, x in bundle.get(sec, {}).get(i, {}).items() if k != "source"}
+                for sec, recs in patches.items() for i, r in recs.items()):
+            diags.warning("variant-changes-nothing", f"variant '{vid}' changes nothing of the rules set "
+                          f"'{game}'", Span.parse(v.get("source")),
+                          "give it a patch, other card sets, or the setups it plays")
+
+
 def _area_changes(found: dict) -> dict:
     out: dict = {}
     if found.get("stronghold"):
@@ -403,7 +667,7 @@ def _area_changes(found: dict) -> dict:
         out["castle"] = "none"
     mapping = {"supply": "supply", "power": "power", "home": "home", "garrison": "garrison",
                "neutral-force": "neutral_force", "name": "name", "side": "side", "of": "port_of",
-               "on": "port_sea"}
+               "on": "port_sea", "at": "at"}
     for key, fld in mapping.items():
         if key in found:
             out[fld] = found[key]
@@ -440,15 +704,22 @@ def _post_process(kind: str, record: dict) -> dict:
         record["influence"] = {t: hs for t, hs in record.pop("influence")}
         record["blocked"] = record.get("blocked") or []
         record.pop("start", None)
+        record.pop("house", None)  # per-house blocks: applied by Compiler._house_starts
         starts: dict[str, dict[str, list]] = {"player": {}, "vassal": {}}
         for block in record.get("_blocks", {}).pop("start", []):
-            s = {"house": block["values"][0], "area": block["values"][1], "units": dict(block["block"])}
+            s = {"house": block["values"][0], "area": block["values"][1], "units": dict(block["block"]),
+                 "at": str(block["entry"].span)}
             units = dict(s["units"])
             role = units.pop("as", None) or "player"  # None: a bad value, already reported
-            starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units})
+            starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units, "at": s["at"]})
         record["starting_units"] = starts["player"]
         record["vassal_starting_units"] = starts["vassal"]
         record["notes"] = record.pop("note")
+    elif kind == "game":
+        record["tides_of_battle"] = record.get("tides_of_battle") == "yes"
+        record["wildlings"] = record.get("wildlings") != "no"
+    elif kind in ("card-set", "deck"):
+        record.pop("card", None)  # the members, resolved by the compiler into `cards`
     elif kind in ("house-card", "vassal-card"):
         record["swords"] = record["swords"] or 0
         record["fortifications"] = record["fortifications"] or 0

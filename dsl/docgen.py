@@ -17,6 +17,11 @@ BEGIN = "<!-- BEGIN GENERATED REFERENCE (maester docs --write) -->"
 END = "<!-- END GENERATED REFERENCE -->"
 
 
+
+# Value types that are a choice between an id and a word (see check.py).
+_VALUE_WORDS = {"house-or-every": "<house id | every>", "loan-or-random": "<loan id | random>",
+                "patch-target": "<id | [id, ...] | every>", "name": "<name>"}
+
 def _sig(p: Primitive) -> str:
     params = ", ".join(f"{x.name}{'' if x.required else '?'}: {x.type}" for x in p.params)
     ret = f" → {p.returns}" if p.returns else ""
@@ -72,14 +77,14 @@ def reference_markdown() -> str:
         head = f"`{k.name} ID \"Name\" {{ ... }}`" if k.top_level else f"`{k.name}` (nested)"
         out += [f"#### {head}", "", k.doc, ""]
         for key in k.keys.values():
-            vals = " ".join(f"<{v}>" for v in key.values)
+            vals = " ".join(_VALUE_WORDS.get(v, f"<{v}>") for v in key.values)
             flags = []
             if key.required:
                 flags.append("required")
             if key.repeat:
                 flags.append("repeatable")
             if key.block:
-                flags.append(f"block: {key.block}")
+                flags.append("block: the patched kind's keys" if key.block == "*" else f"block: {key.block}")
             note = f" ({', '.join(flags)})" if flags else ""
             out.append(f"- `{key.name}{' ' + vals if vals else ''}`{note}{' — ' + key.doc if key.doc else ''}")
         if k.effect_context:

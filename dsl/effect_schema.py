@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS, Primitive
+from .registry import CONTEXTS, ENUMS, NODE_KEY, NODES, PRIMITIVES, TRIGGERS, Primitive
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
 
 EFFECT_SCHEMA_ID = SCHEMA_BASE + "effect.schema.json"
@@ -24,21 +24,9 @@ def _args_schema(prim: Primitive) -> dict:
     }
 
 
-def _dispatch_by_key(keys: list[str], targets: dict[str, str]) -> dict:
-    """An object told apart by which one of `keys` it has; validated only against that definition.
-
-    (A plain `oneOf` over every alternative is correct too, but validators then try each branch in
-    full, which is very slow for nested effects.)
-    """
-    return {
-        "type": "object",
-        "oneOf": [{"required": [k]} for k in keys],
-        "allOf": [{"if": {"required": [k]}, "then": {"$ref": f"#/$defs/{targets.get(k, k)}"}} for k in keys],
-    }
-
-
 def _dispatch_by_value(key: str, names: list[str], prefix: str) -> dict:
-    """An object told apart by the value of `key` (a primitive name)."""
+    """An object told apart by the value of `key` (a node kind or a primitive name); validated only
+    against that definition (a plain `oneOf` is correct too, but validators then try every branch)."""
     return {
         "type": "object",
         "required": [key],
@@ -48,35 +36,38 @@ def _dispatch_by_value(key: str, names: list[str], prefix: str) -> dict:
     }
 
 
+def _names(role: str) -> list[str]:
+    return [n.name for n in NODES.values() if n.role == role]
+
+
 def effect_schema() -> dict:
     effects = sorted((p for p in PRIMITIVES.values() if p.kind == "effect"), key=lambda p: p.name)
     queries = sorted((p for p in PRIMITIVES.values() if p.kind == "query"), key=lambda p: p.name)
     defs: dict = {
         "expr": {
-            "description": "An expression: a number, a condition, or an object with exactly one of the keys "
-                           "text, var, id, list, query, op.",
+            "description": "An expression: a number, a condition, or an object whose `node` is one of "
+                           + ", ".join(_names("expression")) + ".",
             "if": {"type": "object"},
             "then": {"$ref": "#/$defs/expr-object"},
             "else": {"type": ["integer", "boolean"]},
         },
-        "expr-object": _dispatch_by_key(["text", "var", "id", "list", "query", "op"],
-                                        {"op": "operator"}),
-        "text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+        "expr-object": _dispatch_by_value(NODE_KEY, _names("expression"), "node-"),
+        "node-text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
                  "additionalProperties": False},
-        "var": {
+        "node-var": {
             "description": "A name bound by the context (you, buyer, ...) or by for/choose/let.",
             "type": "object", "properties": {"var": {"type": "string"}}, "required": ["var"],
             "additionalProperties": False,
         },
-        "id": {
+        "node-id": {
             "description": "A content id or a word of the language, with its type.",
             "type": "object",
             "properties": {"id": {"type": "string"}, "type": {"type": "string"}},
             "required": ["id", "type"], "additionalProperties": False,
         },
-        "list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"}}},
+        "node-list": {"type": "object", "properties": {"list": {"type": "array", "items": {"$ref": "#/$defs/expr"}}},
                  "required": ["list"], "additionalProperties": False},
-        "operator": {
+        "node-op": {
             "type": "object",
             "properties": {
                 "op": {"enum": ["and", "or", "not", "neg", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*"]},
@@ -84,23 +75,25 @@ def effect_schema() -> dict:
             },
             "required": ["op", "args"], "additionalProperties": False,
         },
-        "query": _dispatch_by_value("query", [q.name for q in queries], "query-"),
+        "node-query": _dispatch_by_value("query", [q.name for q in queries], "query-"),
         "block": {"type": "array", "items": {"$ref": "#/$defs/statement"}},
-        "statement": _dispatch_by_key(["do", "if", "for", "choose", "may", "let"], {"do": "call"}),
-        "call": _dispatch_by_value("do", [e.name for e in effects], "do-"),
-        "if": {
+        "ability": {"description": "A `when` ability of a card (the bundle schema refers to this name).",
+                    "$ref": "#/$defs/node-ability"},
+        "statement": _dispatch_by_value(NODE_KEY, _names("statement"), "node-"),
+        "node-call": _dispatch_by_value("do", [e.name for e in effects], "do-"),
+        "node-if": {
             "type": "object",
             "properties": {"if": {"$ref": "#/$defs/expr"}, "then": {"$ref": "#/$defs/block"},
                            "else": {"$ref": "#/$defs/block"}},
             "required": ["if", "then"], "additionalProperties": False,
         },
-        "for": {
+        "node-for": {
             "type": "object",
             "properties": {"for": {"type": "string"}, "in": {"$ref": "#/$defs/expr"},
                            "body": {"$ref": "#/$defs/block"}},
             "required": ["for", "in", "body"], "additionalProperties": False,
         },
-        "choose": {
+        "node-choose": {
             "type": "object",
             "properties": {"choose": {"type": "string"}, "from": {"$ref": "#/$defs/expr"},
                            "by": {"$ref": "#/$defs/expr"}, "count": {"$ref": "#/$defs/expr"},
@@ -108,7 +101,7 @@ def effect_schema() -> dict:
                            "at": {"type": "string", "description": "file:line:col of the statement"}},
             "required": ["choose", "from", "by", "body"], "additionalProperties": False,
         },
-        "may": {
+        "node-may": {
             "type": "object",
             "properties": {"may": {"$ref": "#/$defs/expr"}, "pay": {"$ref": "#/$defs/expr"},
                            "condition": {"$ref": "#/$defs/expr"}, "body": {"$ref": "#/$defs/block"},
@@ -116,18 +109,18 @@ def effect_schema() -> dict:
                            "at": {"type": "string", "description": "file:line:col of the statement"}},
             "required": ["may", "body"], "additionalProperties": False,
         },
-        "let": {
+        "node-let": {
             "type": "object",
             "properties": {"let": {"type": "string"}, "value": {"$ref": "#/$defs/expr"}},
             "required": ["let", "value"], "additionalProperties": False,
         },
-        "option": {
+        "node-option": {
             "type": "object",
             "properties": {"option": {"type": "string"}, "text": {"type": "string"},
                            "if": {"$ref": "#/$defs/expr"}, "body": {"$ref": "#/$defs/block"}},
             "required": ["option", "text", "body"], "additionalProperties": False,
         },
-        "ability": {
+        "node-ability": {
             "type": "object",
             "properties": {
                 "trigger": {"enum": sorted(TRIGGERS)},
@@ -139,10 +132,11 @@ def effect_schema() -> dict:
         },
     }
     for e in effects:
-        props: dict = {"do": {"const": e.name}, "args": _args_schema(e), "at": {"type": "string"}}
-        required = ["do", "args", "at"]
+        props: dict = {NODE_KEY: {"const": "call"}, "do": {"const": e.name}, "args": _args_schema(e),
+                       "at": {"type": "string"}}
+        required = [NODE_KEY, "do", "args", "at"]
         if e.block == "options":
-            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/option"}, "minItems": 1}
+            props["options"] = {"type": "array", "items": {"$ref": "#/$defs/node-option"}, "minItems": 1}
             required.append("options")
         defs[f"do-{e.name}"] = {"description": e.doc or e.english, "type": "object", "properties": props,
                                 "required": required, "additionalProperties": False}
@@ -150,9 +144,14 @@ def effect_schema() -> dict:
         defs[f"query-{q.name}"] = {
             "description": (q.doc or q.english) + f" Returns {q.returns}.",
             "type": "object",
-            "properties": {"query": {"const": q.name}, "args": _args_schema(q)},
-            "required": ["query", "args"], "additionalProperties": False,
+            "properties": {NODE_KEY: {"const": "query"}, "query": {"const": q.name}, "args": _args_schema(q)},
+            "required": [NODE_KEY, "query", "args"], "additionalProperties": False,
         }
+    for name, d in defs.items():  # every node definition requires its tag
+        kind = name[5:] if name.startswith("node-") else None
+        if kind in NODES and "properties" in d:
+            d["properties"] = {NODE_KEY: {"const": kind}, **d["properties"]}
+            d["required"] = [NODE_KEY, *d["required"]]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": EFFECT_SCHEMA_ID,

@@ -14,8 +14,11 @@ import re
 import string
 from dataclasses import dataclass
 
+from .effect_tree import kind as node_kind
 from .english_grammar import article, cap, count_noun, its, plural, polish, possessive, pronoun, verb, verb_only
 from .registry import CONTEXTS, PRIMITIVES, TRIGGERS
+
+_EMPTY_LIST = {"node": "list", "list": []}  # an optional list argument left at its default
 
 # the names a context binds, as a card says them (type from the registry's contexts)
 _VAR_WORDS = {
@@ -79,16 +82,16 @@ class English:
             return "bool"
         if isinstance(x, int):
             return "int"
-        if "var" in x:
+        if node_kind(x) == "var":
             ref = env.get(x["var"])
             return ref.type if ref else _CONTEXT_TYPES.get(x["var"], "any")
-        if "id" in x:
+        if node_kind(x) == "id":
             return x.get("type", "any")
-        if "text" in x:
+        if node_kind(x) == "text":
             return "text"
-        if "list" in x:
+        if node_kind(x) == "list":
             return "list:" + (self.type_of(x["list"][0], env) if x["list"] else "any")
-        if "query" in x:
+        if node_kind(x) == "query":
             if x["query"] == "without":
                 return self.type_of(x["args"]["items"], env)
             prim = PRIMITIVES.get(x["query"])
@@ -100,13 +103,13 @@ class English:
     def noun_of(self, x, env: dict) -> str:
         """The noun for one item of a list expression: "Footman", "land area", "card"."""
         if isinstance(x, dict):
-            if "var" in x:
+            if node_kind(x) == "var":
                 if x["var"] in _VAR_NOUNS:
                     return _VAR_NOUNS[x["var"]][0]
                 ref = env.get(x["var"])
                 if ref and ref.noun:
                     return ref.noun
-            if "query" in x:
+            if node_kind(x) == "query":
                 q, a = x["query"], x["args"]
                 if q in ("units", "combat-units"):
                     return self.name(a["kind"]["id"]) if isinstance(a.get("kind"), dict) and "id" in a["kind"] \
@@ -122,7 +125,7 @@ class English:
                     return f"{kind['text']} area" if isinstance(kind, dict) and "text" in kind else "area"
                 if q == "without":
                     return self.noun_of(a["items"], env)
-            if "op" in x and x["op"] in ("+", "-"):
+            if node_kind(x) == "op" and x["op"] in ("+", "-"):
                 return self.noun_of(x["args"][0], env)
         t = self.type_of(x, env)
         return _TYPE_NOUNS.get(t[5:] if t.startswith("list:") else t, "one")
@@ -134,16 +137,16 @@ class English:
             return "true" if x else "false"
         if isinstance(x, int):
             return str(x)
-        if "var" in x:
+        if node_kind(x) == "var":
             ref = env.get(x["var"])
             return ref.text if ref else _VAR_WORDS.get(x["var"], "that one")
-        if "id" in x:
+        if node_kind(x) == "id":
             return self.name(x["id"], x.get("type", ""))
-        if "text" in x:
+        if node_kind(x) == "text":
             return x["text"]
-        if "list" in x:
+        if node_kind(x) == "list":
             return self.either([self.expr(i, env) for i in x["list"]])
-        if "query" in x:
+        if node_kind(x) == "query":
             return self.query(x["query"], x["args"], env)
         return self.operation(x["op"], x["args"], env)
 
@@ -225,7 +228,7 @@ class English:
         a, b = self._resolve(a, env), self._resolve(b, env)
         if not (isinstance(a, dict) and isinstance(b, dict) and a.get("query") == "units"
                 and b.get("query") == "combat-units" and a["args"].get("house") == b["args"].get("house")
-                and a["args"].get("kind") == b["args"].get("kind") and a["args"].get("in") in (None, {"list": []})):
+                and a["args"].get("kind") == b["args"].get("kind") and a["args"].get("in") in (None, _EMPTY_LIST)):
             return None
         role = b["args"].get("role", "fighting")
         role = role["id"] if isinstance(role, dict) else role
@@ -347,7 +350,7 @@ class English:
 
         def has(key):
             v = a.get(key)
-            return v is not None and v != {"list": []} and v is not False
+            return v is not None and v != _EMPTY_LIST and v is not False
 
         h = e("house") if has("house") else ""
         q = {
@@ -433,7 +436,7 @@ class English:
 
     def _units(self, a: dict, env: dict) -> str:
         kind = plural(self.expr(a["kind"], env)) if a.get("kind") else "units"
-        where = f" in {self.expr(a['in'], env)}" if a.get("in") not in (None, {"list": []}) else ""
+        where = f" in {self.expr(a['in'], env)}" if a.get("in") not in (None, _EMPTY_LIST) else ""
         if a.get("house") is None:
             return f"the {kind}{where or ' on the board'}"
         return f"{possessive(self.expr(a['house'], env))} {kind}{where}"
@@ -476,7 +479,7 @@ class English:
 
         def has(key):
             v = a.get(key)
-            return v is not None and v != {"list": []} and v is not False
+            return v is not None and v != _EMPTY_LIST and v is not False
 
         h = e("house") if has("house") else ""
         by = e("by") if has("by") else h
@@ -571,7 +574,7 @@ class English:
     def _printed(self, a: dict, env: dict) -> str:
         card, value = self.expr(a["card"], env), a["value"]
         if isinstance(value, dict) and value.get("op") in ("+", "-") \
-                and value["args"][0] == {"query": "printed-strength", "args": {"card": a["card"]}}:
+                and value["args"][0] == {"node": "query", "query": "printed-strength", "args": {"card": a["card"]}}:
             change = "reduced" if value["op"] == "-" else "increased"
             return f"the printed combat strength of {card} is {change} by {self.expr(value['args'][1], env)}"
         return f"the printed combat strength of {card} counts as {self.expr(value, env)}"
@@ -603,7 +606,7 @@ class English:
         text = f"{verb(by, 'destroys')} {self.amount(a['count'], 'unit', env)}"
         text = re.sub(r"^(.*?)(\d+) units?$", lambda m: f"{m.group(1)}{m.group(2)} of {whose} units", text) \
             if isinstance(a["count"], int) else f"{text} of {whose}"
-        if a.get("in") not in (None, {"list": []}):
+        if a.get("in") not in (None, _EMPTY_LIST):
             text += f" in {self.expr(a['in'], env)}"
         if a.get("same-area"):
             text += ", all in the same area"
@@ -619,13 +622,13 @@ class English:
         else:
             count = a.get("count", 1)
             text = f"{verb(by, 'places')} {self.amount(count, kind, env)}"
-            if count != 1 and a.get("in") in (None, {"list": []}):
+            if count != 1 and a.get("in") in (None, _EMPTY_LIST):
                 text += ", each"  # each unit may go to another area
         if a.get("kind") is None:
             text += f" of {its(by)} choice"
         if by != h:
             text += f" for {h}"
-        if a.get("in") not in (None, {"list": []}):
+        if a.get("in") not in (None, _EMPTY_LIST):
             text += f" in {self.expr(a['in'], env)}"
         else:
             text += f" in an area {verb(pronoun(h), 'controls')} or holds units in" if pronoun(h) == "it" \
@@ -651,7 +654,7 @@ class English:
         prim = PRIMITIVES.get(name)
         if prim is None:
             return f"<primitive:{name}>"
-        words = {p.name: self.expr(a[p.name], env) if a.get(p.name) not in (None, {"list": []}, False) else ""
+        words = {p.name: self.expr(a[p.name], env) if a.get(p.name) not in (None, _EMPTY_LIST, False) else ""
                  for p in prim.params}
         try:
             return re.sub(r"\s+", " ", prim.english.format_map(_Default(words))).strip()
@@ -676,17 +679,18 @@ class English:
 
     def statement(self, st: dict, env: dict) -> str:
         """One statement; `env` is updated by `let` (its value is said where the name is used)."""
-        if "do" in st:
+        node = node_kind(st)
+        if node == "call":
             text = self.call(st["do"], st["args"], env)
             if "options" in st:
                 text = f"{verb(self.expr(st['args']['by'], env), 'chooses')} one: " + self.options(st["options"], env)
             return text
-        if "if" in st:
+        if node == "if":
             text = f"if {self.condition(st['if'], env)}, {self.block(st['then'], env)}"
             if st.get("else"):
                 text += f"; otherwise, {self.block(st['else'], env)}"
             return text
-        if "for" in st:
+        if node == "for":
             items = st["in"]
             if isinstance(items, dict) and "list" in items and self.type_of(items, env) == "list:int" \
                     and not _uses(st["body"], st["for"]):
@@ -698,11 +702,11 @@ class English:
             inner = {**env, st["for"]: Ref(ref, _elem(self.type_of(st["in"], env)), noun)}
             lead = self._for_lead(st["in"], noun, env)
             return f"{lead}: {self.block(st['body'], inner)}"
-        if "choose" in st:
+        if node == "choose":
             return self._choose(st, env)
-        if "may" in st:
+        if node == "may":
             return self._may(st, env)
-        if "let" in st:
+        if node == "let":
             value = st["value"]
             env[st["let"]] = Ref(self.expr(value, env), self.type_of(value, env), self.noun_of(value, env),
                                  self._resolve(value, env))

@@ -24,6 +24,11 @@ class Key:
     block: str | None = None  # "effect", or the kind whose keys the block holds
     block_required: bool = False
     doc: str = ""
+    # How a patch (a declaration `from` another, or a variant's `patch`) matches a repeated entry of the
+    # parent: by its first `ident` values (`garrison winterfell 2` restated replaces `garrison winterfell 4`).
+    # None: the default (1 for repeated keys with two or more values, else 0: the entry is appended).
+    ident: int | None = None
+    inherit: bool = True  # False: a derived declaration does not take this key from its parent
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,9 @@ class Kind:
     json_key: str = ""  # the id namespace other declarations refer to (ref:…)
 
 
-def _k(name, *values, required=False, repeat=False, block=None, block_required=False, doc=""):
-    return Key(name, tuple(values), required, repeat, block, block_required, doc)
+def _k(name, *values, required=False, repeat=False, block=None, block_required=False, doc="", ident=None,
+       inherit=True):
+    return Key(name, tuple(values), required, repeat, block, block_required, doc, ident, inherit)
 
 
 def _kind(name, doc, *keys, collection="", top_level=True, has_id=True, has_name=True, effect_context=None):
@@ -49,6 +55,10 @@ def _kind(name, doc, *keys, collection="", top_level=True, has_id=True, has_name
 
 
 UNIT_KIND_NAMES = "ref:unit-kind"
+
+# Board geometry is content too: where the area's marker sits on the picture of the board (render, view).
+_AT_DOC = ("where the area's marker is drawn, `at X Y` in map units: x grows east, y grows south; Westeros spans "
+           "about 0-1000 by 0-1500 and the Essos side board lies east of it (x 1050-1450)")
 
 _AREA_KEYS = (
     _k("land", doc="a land area"),
@@ -64,12 +74,14 @@ _AREA_KEYS = (
     _k("loyalty-token", doc="a loyalty token is printed in the area (Pentos)"),
     _k("garrison-returns", doc="the garrison comes back when the home house retakes the area"),
     _k("river", doc="the area lies next to a river (Watering the Seed, R39.9)"),
+    _k("at", "nat", "nat", doc=_AT_DOC),
 )
 
 _PORT_KEYS = (
     _k("of", "ref:area", required=True, doc="the land area the port belongs to"),
     _k("on", "ref:area", required=True, doc="the sea area the port opens on"),
     _k("side", "enum:westeros|essos", doc="which board the port is printed on (default westeros)"),
+    _k("at", "nat", "nat", doc=_AT_DOC),
 )
 
 _BOARD_BODY = (
@@ -171,18 +183,31 @@ KINDS: dict[str, Kind] = {
               _k("wildling-start", "nat", required=True),
               _k("supply-limits", "ref:table", required=True),
               _k("kings-court-stars", "ref:table", required=True),
-              _k("tiebreakers", "list:name", required=True),
+              _k("tiebreakers", "list:enum:most-castles-and-strongholds|most-land-areas|highest-supply"
+                 "|highest-iron-throne", required=True, doc="the end-of-game tiebreakers, in order (R26.3)"),
               _k("orders-per-house", "nat", doc="house order tokens (set house) of each house"),
               _k("order-sets", "list:enum:house|sea|vassal", required=True,
                  doc="the sets of order tokens in play"),
               _k("vassal-order-sets", "nat", doc="sets of four vassal order tokens in the box"),
               _k("vassal-supply", "nat", doc="supply position of every vassal at setup"),
+              _k("vassal-orders-per-vassal", "nat", doc="order tokens a commander places for each vassal (R34.1)"),
               _k("loyalty-tokens", "nat", doc="loyalty tokens in the box"),
-              _k("tracks", "list:ref:track", required=True,
-                 doc="the influence tracks; the first is the turn order, the second breaks combat ties and "
-                     "holds the blade, the third sets the special orders and holds the raven"),
+              _k("tracks", "list:ref:track", required=True, doc="the influence tracks in play"),
+              _k("turn-order-track", "ref:track", required=True,
+                 doc="the track that gives the turn order and whose top decides the Westeros ties (R1.5)"),
+              _k("blade-track", "ref:track", required=True,
+                 doc="the track that breaks combat ties; its top holds the blade (R20.6)"),
+              _k("raven-track", "ref:track", required=True,
+                 doc="the track that sets the special orders; its top holds the raven (R12.1)"),
               _k("westeros-decks", "list:enum:i|ii|iii|iv", required=True,
                  doc="every Westeros deck the rules set knows (a setup may use fewer)"),
+              _k("decks", "list:ref:deck",
+                 doc="decks played instead of the standard deck of the same slot (Westeros I-IV, wildlings)"),
+              _k("tides-of-battle", "enum:yes|no", doc="the Tides of Battle option (R29) is in play (default no)"),
+              _k("wildlings", "enum:yes|no", doc="wildling attacks happen (default yes)"),
+              _k("port-capacity", "nat", required=True, doc="the most ships a port holds (R24.3)"),
+              _k("house-cards-per-house", "nat",
+                 doc="how many house cards each house is dealt; a deck of another size does not compile"),
               _k("house-card-sets", "list:ref:card-set", required=True,
                  doc="the house card sets each house plays with (its cards of these sets)"),
               _k("vassal-card-set", "ref:card-set", doc="the shared vassal deck"),
@@ -202,6 +227,7 @@ KINDS: dict[str, Kind] = {
               _k("kings-court-stars", "name", doc="the row of the stars table used"),
               _k("westeros-decks", "list:enum:i|ii|iii|iv", doc="the decks used (absent: the game's)"),
               _k("iron-bank", doc="the Iron Bank and its loans are in play"),
+              _k("loan-deck", "list:ref:loan", doc="the loans of the Iron Bank's deck (absent: every loan)"),
               _k("dragon-strength-rounds", "list:int", doc="round spaces holding a dragon strength token"),
               _k("loyalty-token", "ref:area", "nat", repeat=True, doc="loyalty tokens placed at the start"),
               _k("neutral-force", "ref:area", "nat", repeat=True),
@@ -209,10 +235,24 @@ KINDS: dict[str, Kind] = {
               _k("blocked", "list:ref:area", doc="impassable areas"),
               _k("influence", "ref:track", "list:ref:house", repeat=True, required=True,
                  doc="the starting order of a track, position 1 first"),
-              _k("start", "ref:house", "ref:area", repeat=True, block="units", block_required=True,
+              _k("start", "ref:house", "ref:area", repeat=True, block="units", block_required=True, ident=2,
                  doc="starting units of a house in an area (`as vassal` inside: from its vassal setup card)"),
+              _k("house", "house-or-every", repeat=True, block="house-start", block_required=True,
+                 doc="per-house starting values (`house every { ... }`: for each house of the setup)"),
               _k("note", "text", repeat=True),
               collection="setups"),
+        _kind("house-start", "Starting values of one house (or of every house) in a setup.",
+              _k("power", "nat", doc="its starting power instead of the setup's power-tokens"),
+              _k("garrison", "nat", doc="the strength of its home garrison"),
+              _k("garrison-bonus", "int", doc="added to the strength of its home garrison"),
+              _k("loan", "loan-or-random", repeat=True,
+                 doc="a loan it starts with (`random`: the top of the shuffled loan deck); needs iron-bank"),
+              _k("replace-unit", "ref:unit-kind", "ref:unit-kind", repeat=True,
+                 doc="one starting unit of the first kind becomes one of the second (the first area, in "
+                     "written order, holding one)"),
+              _k("add-units", "ref:area", repeat=True, block="units", block_required=True,
+                 doc="extra starting units in an area"),
+              top_level=False, has_id=False, has_name=False),
         _kind("units", "Unit counts: `footman 1  knight 1`.", _k("footman", "nat"), _k("knight", "nat"),
               _k("ship", "nat"), _k("siege-engine", "nat"), _k("dragon", "nat"),
               _k("as", "enum:player|vassal",
@@ -222,9 +262,19 @@ KINDS: dict[str, Kind] = {
         _kind("card-set", "A set of house cards (a deck per house, or the shared vassal deck).",
               _k("description", "text"),
               _k("vassal", doc="the shared vassal deck"),
+              _k("card", "ref:card", repeat=True, ident=1,
+                 doc="a card of the set besides those whose `set` names it (a derived set lists its parent's)"),
               collection="card_sets"),
+        _kind("deck", "A Westeros or wildling deck: the standard deck of a slot, or one derived from it.",
+              _k("description", "text"),
+              _k("westeros", "enum:i|ii|iii|iv", doc="the Westeros deck slot it fills"),
+              _k("wildling", doc="the wildling deck"),
+              _k("card", "ref:deck-card", "nat", repeat=True, ident=1,
+                 doc="a card and its copies, besides the standard members of the slot"),
+              collection="decks"),
         _kind("house-card", "A house card: strength, icons and an optional ability.",
-              _k("set", "ref:card-set", required=True),
+              _k("set", "ref:card-set", required=True, inherit=False,
+                 doc="its set (a card derived with `from` names its own, or belongs to the sets that list it)"),
               _k("house", "ref:house", required=True),
               _k("strength", "nat", required=True),
               _k("swords", "nat"),
@@ -249,11 +299,18 @@ KINDS: dict[str, Kind] = {
               _k("everyone-else", block="effect:wildling", block_required=True),
               _k("night-watch-victory", block="effect:wildling", block_required=True),
               collection="wildling_cards"),
-        _kind("variant", "A content selection: other house card sets for a rules set (no engine change).",
+        _kind("variant", "A variant: patches of content (a rules set, setups, houses, cards, decks) played "
+              "together (no engine change).",
               _k("description", "text"),
               _k("game", "ref:game", required=True, doc="the rules set it changes"),
               _k("house-card-sets", "list:ref:card-set", doc="replaces the rules set's house card sets"),
               _k("vassal-card-set", "ref:card-set", doc="replaces the rules set's vassal deck"),
+              _k("setups", "list:ref:setup",
+                 doc="the setups it plays (absent: every setup of its rules set); a setup derived `from` "
+                     "another is played in its place"),
+              _k("patch", "name", "patch-target", repeat=True, block="*", block_required=True, ident=2,
+                 doc="changes a declaration in place for this variant: `patch house arryn { power-tokens 19 }`; "
+                     "the target may be a list of ids or `every`"),
               collection="variants"),
         _kind("tides-card", "A Tides of Battle card (optional rule R29): drawn by each combatant.",
               _k("strength", "nat", required=True),
@@ -280,4 +337,19 @@ REF_KINDS = {
     "order": ("order",),
     "game": ("game",),
     "card-set": ("card-set",),
+    "setup": ("setup",),
+    "loan": ("loan",),
+    "deck": ("deck",),
+    "card": ("house-card", "vassal-card"),
+    "deck-card": ("westeros-card", "wildling-card"),
 }
+
+# Entries that change a parent's entries in a patch (alone on their line, any number of values):
+# `remove garrison winterfell`, `replace card aeron-damphair-dwd my-aeron`.
+PATCH_OPS = ("remove", "replace")
+
+# The word that makes a patch or a per-house block apply to every declaration (house) in reach.
+EVERY = "every"
+
+# The words of patches, highlighted by editors like the grammar's keywords: `setup a "A" from b { ... }`.
+PATCH_WORDS = ("from", *PATCH_OPS, EVERY)

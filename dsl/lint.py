@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import Diagnostics, Span
+from .effect_tree import kind, walk
 
 _NEVER_BOTH = {("is-winner", "is-loser"), ("is-attacker", "is-defender")}
 
@@ -48,14 +49,18 @@ def _card_sets(bundle: dict, diags: Diagnostics) -> None:
         used.update(v.get("house_card_sets") or [])
         if v.get("vassal_card_set"):
             used.add(v["vassal_card_set"])
+        for g in v.get("patches", {}).get("games", {}).values():
+            used.update(g.get("house_card_sets") or [])
     decks: dict[tuple[str, str], list[dict]] = {}
-    for c in cards.values():
-        decks.setdefault((c["set"], c["house"] or "vassal"), []).append(c)
+    for sid, rec in bundle.get("card_sets", {}).items():  # a set lists its cards (derived sets included)
+        for cid in rec.get("cards", []):
+            c = cards[cid]
+            decks.setdefault((sid, c["house"] or "vassal"), []).append(c)
     sizes = Counter(len(d) for d in decks.values())
     usual = sizes.most_common(1)[0][0] if sizes else 7
     strengths = Counter(_shape(d)[0] for d in decks.values())
     for sid, rec in bundle.get("card_sets", {}).items():
-        if not any(c["set"] == sid for c in cards.values()):
+        if not rec.get("cards"):
             diags.warning("empty-set", f"card set '{sid}' has no cards", _span(rec.get("source")))
         elif sid not in used:
             diags.warning("unreachable-set", f"card set '{sid}' is used by no rules set or variant",
@@ -84,14 +89,14 @@ def _never(expr) -> bool:
     """A condition that is false whatever the game: constants, and pairs that exclude each other."""
     if expr is False:
         return True
-    if not isinstance(expr, dict) or "op" not in expr:
+    if kind(expr) != "op":
         return False
     op, args = expr["op"], expr["args"]
     if op == "and":
         if _never(args[0]) or _never(args[1]):
             return True
         a, b = args
-        if all(isinstance(x, dict) and "query" in x for x in (a, b)):
+        if all(kind(x) == "query" for x in (a, b)):
             pair = tuple(sorted((a["query"], b["query"])))
             if pair in {tuple(sorted(p)) for p in _NEVER_BOTH} and a["args"] == b["args"]:
                 return True
@@ -110,12 +115,13 @@ def _never(expr) -> bool:
 def _statements(cid: str, block: list, at: str | None, diags: Diagnostics) -> None:
     for st in block:
         where = st.get("at") or at
-        if "if" in st and _never(st["if"]):
+        node = kind(st)
+        if node == "if" and _never(st["if"]):
             diags.warning("never-holds", f"{cid}: this condition can never hold", _span(where))
         for binder in ("let", "for", "choose"):
-            repeat = binder == "for" and isinstance(st.get("in"), dict) and all(
-                isinstance(x, int) for x in st["in"].get("list", [None]))  # `for i in [1, 2]`: do it twice
-            if binder in st and not repeat:
+            repeat = binder == "for" and kind(st.get("in")) == "list" and all(
+                isinstance(x, int) for x in st["in"]["list"] or [None])  # `for i in [1, 2]`: do it twice
+            if node == binder and not repeat:
                 name = st[binder]
                 rest = st.get("body", []) if binder != "let" else block[block.index(st) + 1:]
                 if not _uses(rest, name):
@@ -129,10 +135,4 @@ def _statements(cid: str, block: list, at: str | None, diags: Diagnostics) -> No
 
 
 def _uses(node, name: str) -> bool:
-    if isinstance(node, dict):
-        if node.get("var") == name:
-            return True
-        return any(_uses(v, name) for k, v in node.items() if k != "at")
-    if isinstance(node, list):
-        return any(_uses(x, name) for x in node)
-    return False
+    return any(kind(n) == "var" and n["var"] == name for n in walk(node))

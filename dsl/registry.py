@@ -3,7 +3,11 @@
 This table is the single source of truth. The checker validates calls against it, the JSON Schema's
 effect definitions are generated from it (tools/gen_schema.py → schemas/effect.schema.json), the
 primitive reference in docs/dsl.md is generated from it, and the interpreter's handlers are keyed by
-these names. tests/test_registry.py fails when any of those drift apart.
+these names. It also declares the kinds of compiled effect nodes (NODES: the `"node"` tag every compiled
+object carries), the combat windows with their rule ids (TRIGGERS / COMBAT_WINDOWS, read by the combat
+procedure too) and the marks rule procedures read instead of primitive names (MARKS). docs/effects.md is
+generated from it and dsl/semantics.py. tests/test_registry.py and tests/test_effect_docs.py fail when any
+of those drift apart.
 
 Types (argument and result kinds):
   int, bool, text, house, area, track, unit-kind, order-type, order (an order token id), icon, deck, card,
@@ -52,6 +56,7 @@ class Primitive:
     windows: tuple[str, ...] = ()  # triggers it is limited to; () = anywhere
     block: str | None = None  # "options" when the call takes a block of `option` entries
     rules: tuple[str, ...] = ()  # rule ids of rules.md the primitive implements
+    marks: tuple[str, ...] = ()  # what rule procedures must know about a card calling it (MARKS)
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -92,18 +97,26 @@ def P(name: str, type_: str, doc: str = "", default: object = None, required: bo
     return Param(name, type_, default is None if required is None else required, default, doc)
 
 
-def _effect(name, params, english, doc, windows=(), block=None, rules=()):
-    return Primitive(name, "effect", tuple(params), english, doc, None, tuple(windows), block, tuple(rules))
+def _effect(name, params, english, doc, windows=(), block=None, rules=(), marks=()):
+    return Primitive(name, "effect", tuple(params), english, doc, None, tuple(windows), block, tuple(rules),
+                     tuple(marks))
 
 
 def _query(name, params, returns, english, doc, rules=()):
     return Primitive(name, "query", tuple(params), english, doc, returns, (), None, tuple(rules))
 
 
-COMBAT_WINDOWS = (
-    "cancel", "immediately", "before-combat", "combat-strength", "after-winner-determination",
-    "casualties", "retreat", "after-combat",
-)
+MARKS: dict[str, str] = {
+    # What a rule procedure must know about a card before (or besides) running its effect. The
+    # procedure asks the effect evaluator for the calls of a marked primitive that the card's effect
+    # reaches now (`if` branches followed as their conditions stand); it never looks for names.
+    "standing": "A standing combat effect: it holds for the whole combat from the moment its card is face up "
+                "(and not cancelled or blanked), not only from its own timing window. Whenever the combat "
+                "procedure must know the combat's standing state (e.g. before a unit is destroyed) it applies "
+                "the reached calls of this primitive to a copy of the combat and reads the copy.",
+    "redraw-on-reveal": "Acts the moment its card is drawn: the drawing procedure shuffles every card of the "
+                        "deck back into it and draws again, so the card never resolves (R7.2).",
+}
 
 # ---- contexts -----------------------------------------------------------------------------------
 CONTEXTS: dict[str, Context] = {
@@ -129,9 +142,9 @@ TRIGGERS: dict[str, Trigger] = {
     for t in (
         Trigger("cancel", "combat", "When house cards are revealed, before anything else",
                 "Cards that cancel or replace the opponent's card; resolved in Iron Throne order.",
-                ("R20.2",)),
+                ("R20.2.1",)),
         Trigger("immediately", "combat", "Immediately after house cards are revealed",
-                "`Immediately` abilities, after cancel abilities, in Iron Throne order.", ("R20.2",)),
+                "`Immediately` abilities, after cancel abilities, in Iron Throne order.", ("R20.2.2",)),
         Trigger("before-combat", "combat", "After the reveal, before combat strength is final",
                 "Choices that change strength, made after the `immediately` step.", ("R20.2",)),
         Trigger("combat-strength", "combat", "While combat strength is calculated",
@@ -146,6 +159,16 @@ TRIGGERS: dict[str, Trigger] = {
                 "Combat clean-up abilities, win or lose.", ("R20.2.5", "R21.5.6")),
     )
 }
+
+# The windows of a combat, in the order the combat procedure opens them (R20.2, R21): the one table
+# the checker (`windows=` of primitives), the docs and the combat procedure (rule ids of its events) use.
+COMBAT_WINDOWS: tuple[str, ...] = tuple(t.name for t in TRIGGERS.values() if t.context == "combat")
+
+
+def window_rule(window: str) -> str:
+    """The rule id cited by the events of abilities resolved in a window (its first rule)."""
+    return TRIGGERS[window].rules[0]
+
 
 # ---- statements ---------------------------------------------------------------------------------
 STATEMENTS: dict[str, Statement] = {
@@ -177,6 +200,89 @@ STATEMENTS: dict[str, Statement] = {
         Statement("option", "option KEY \"text\" [if CONDITION] { ... }", "({key}) {text}: {do}",
                   "One choice inside `choose-one(...) { ... }`; offered only when its condition holds.",
                   'option a "Every house adjusts supply" {\n  adjust-supply()\n}'),
+    )
+}
+
+# ---- compiled effect nodes ----------------------------------------------------------------------
+# Every compiled effect object carries its kind in NODE_KEY ("node": "call", ...). Numbers and
+# conditions are plain JSON numbers and booleans (their JSON type is their kind). docs/effects.md
+# specifies how each kind is evaluated; the interpreter dispatches on this tag and nothing else.
+NODE_KEY = "node"
+
+
+@dataclass(frozen=True)
+class NodeKind:
+    name: str
+    role: str  # "statement" | "expression" | "ability" | "option"
+    keys: tuple[tuple[str, str], ...]  # (key, meaning) besides NODE_KEY; "?" after a key: optional
+    evaluation: str  # how an engine evaluates it, in order
+
+
+NODES: dict[str, NodeKind] = {
+    n.name: n
+    for n in (
+        NodeKind("ability", "ability", (
+            ("trigger", "the timing window (a trigger of the registry)"),
+            ("if?", "expression (bool): the ability's condition"),
+            ("body", "block: the statements of the ability"),
+            ("at", "file:line:col of the ability in the content"),
+        ), "When its window opens (and the ability has not resolved in this combat, R20.2.7), evaluate `if`; "
+           "when it is absent or true, run `body`; otherwise nothing happens."),
+        NodeKind("call", "statement", (
+            ("do", "the effect primitive's name"),
+            ("args", "object: parameter name -> expression; defaults of optional parameters already filled in"),
+            ("options?", "list of option nodes (primitives whose `block` is options: choose-one)"),
+            ("at", "file:line:col of the call (the `source` of its events)"),
+        ), "Evaluate every argument, in the order of `args`, then run the primitive with the values "
+           "(see the primitive reference). The events it emits carry the running card and `at`."),
+        NodeKind("if", "statement", (
+            ("if", "expression (bool)"), ("then", "block"), ("else?", "block"),
+        ), "Evaluate `if`; true: run `then`; false: run `else` when present."),
+        NodeKind("for", "statement", (
+            ("for", "the name bound to each item"), ("in", "expression (a list)"), ("body", "block"),
+        ), "Evaluate `in` once; then run `body` once per item in list order, with the name bound to the "
+           "item (the binding ends with the body)."),
+        NodeKind("choose", "statement", (
+            ("choose", "the name bound to the pick"), ("from", "expression (a list)"),
+            ("by", "expression (house): who decides"), ("count?", "expression (int), default 1"),
+            ("distinct?", "true: an item cannot be picked twice"), ("body", "block"),
+            ("at", "file:line:col"),
+        ), "Evaluate `from`, `by`, then `count`. Ask `count` times a decision of kind `choose` of `by` "
+           "(stopping early when nothing is left to pick); its options are the distinct items, as strings "
+           "or numbers, sorted by their string form; with `distinct` a picked item leaves the options. "
+           "Then run `body` once per pick, in the order picked, with the name bound to it."),
+        NodeKind("may", "statement", (
+            ("may", "expression (house): who decides"), ("pay?", "expression (int): power it costs"),
+            ("condition?", "expression (bool)"), ("body", "block"), ("else?", "block"), ("at", "file:line:col"),
+        ), "Evaluate `may`, then `pay` (default 0), then `condition`. The step is offered when the condition "
+           "is absent or true, the decider is a house of the game and it has at least `pay` available "
+           "power: a decision of kind `may` with the options `yes` and `no`. On `yes`: the decider discards "
+           "`pay` power (event `power`), then `body` runs. Otherwise (`no`, or not offered) `else` runs "
+           "when present."),
+        NodeKind("let", "statement", (
+            ("let", "the name"), ("value", "expression"),
+        ), "Evaluate `value` and bind the name for the rest of the enclosing block."),
+        NodeKind("option", "option", (
+            ("option", "the option's key (the answer)"), ("text", "its English text"),
+            ("if?", "expression (bool): offered only when true"), ("body", "block"),
+        ), "An entry of a `choose-one` call: see that primitive."),
+        NodeKind("text", "expression", (("text", "a string"),), "The string itself."),
+        NodeKind("id", "expression", (
+            ("id", "a content id or a word of the language"), ("type", "its type (house, area, ...)"),
+        ), "The id itself, a string."),
+        NodeKind("var", "expression", (("var", "a name of the context or bound by for/choose/let"),),
+                 "The value bound to the name (the innermost binding)."),
+        NodeKind("list", "expression", (("list", "list of expressions"),),
+                 "Evaluate the items in order; a list of their values."),
+        NodeKind("query", "expression", (
+            ("query", "the query primitive's name"), ("args", "object: parameter name -> expression"),
+        ), "Evaluate every argument in the order of `args`, then the query (see the primitive reference); "
+           "queries change nothing."),
+        NodeKind("op", "expression", (
+            ("op", "one of: and or not neg == != < <= > >= + - *"), ("args", "list of one or two expressions"),
+        ), "`and`/`or` evaluate the first argument, then the second only when needed (short circuit); "
+           "`not` and `neg` take one argument; the others evaluate both, left first. `+` adds numbers or "
+           "joins two lists; comparisons compare numbers (`==`/`!=` any two values)."),
     )
 }
 
@@ -281,7 +387,7 @@ _EFFECTS = [
             "the house's units. A standing protection for the whole combat: it also covers card texts "
             "resolved before the casualties step (an `immediately` destroy, for instance); units lost to "
             "retreat, routing or supply still die.",
-            windows=COMBAT_WINDOWS, rules=("R21.2", "R29.3.5")),
+            windows=COMBAT_WINDOWS, rules=("R21.2", "R29.3.5"), marks=("standing",)),
     _effect("prevent-routing", [P("house", "house")],
             "{house}'s units that retreat in this combat are not routed",
             "The house's units that retreat from this combat keep their strength and may march again "
@@ -364,7 +470,8 @@ _EFFECTS = [
             "Moves the threat token along the wildling track (one space is 2 threat), staying on the track; "
             "reaching the top this way does not start a wildling attack.", rules=("R2.9", "R11.2")),
     _effect("reshuffle-and-redraw", [], "shuffle this deck, then reveal a new card in its place",
-            "The card is shuffled back into its deck and a new card replaces it this round.", rules=("R7.2",)),
+            "The card is shuffled back into its deck and a new card replaces it this round.", rules=("R7.2",),
+            marks=("redraw-on-reveal",)),
     _effect("choose-one", [P("by", "house")], "{by} chooses one", "A choice among the `option` entries "
             "of the block; only options whose condition holds are offered.", block="options",
             rules=("R7.19",)),

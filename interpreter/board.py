@@ -39,6 +39,7 @@ class Area:
     river: bool  # next to a river (R39.9)
     port_of: str | None
     port_sea: str | None
+    at: list[int] | None = None  # where the picture draws it (content geometry; the rules never read it)
 
     @property
     def is_land(self) -> bool:

@@ -5,14 +5,18 @@ window, in Iron Throne order (R20.2.6).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .effects import Scope, ev, parse_unit, run_ability, unit_ref
+from maester.dsl.registry import TRIGGERS, window_rule
+
+from .effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run_ability, unit_ref
 
 if TYPE_CHECKING:
     from .game import Game, Proc
 
+STANDING = "standing"  # registry mark of effects that hold for the whole combat (registry MARKS)
 NEUTRAL = "__neutral__"  # the defender of an attack on a neutral force (R25.2.4: it gets no support)
 ATTACK = "@attack"  # the area name of units on the march during a combat
 
@@ -197,24 +201,33 @@ class Combat:
 
     # ---- board changes during combat
     def is_protected(self, g: Game, house: str, skull: bool = False) -> bool:
-        """Whether a house loses no units as casualties. `prevent-casualties` is a standing protection
-        for the whole combat (registry): it holds as soon as the card that grants it is revealed (and
-        not cancelled), before its own timing window is reached. `skull`: the loss is to a Tides of
-        Battle skull, which a protection `except-skulls` does not cover."""
-        if house in self.protected and not (skull and house in self.skull_exposed):
-            return True
+        """Whether a house loses no units as casualties. `skull`: the loss is to a Tides of Battle skull,
+        which a protection `except-skulls` does not cover. Read from the combat as its standing effects
+        make it now (see `standing_view`)."""
+        view = self.standing_view(g)
+        return house in view.protected and not (skull and house in view.skull_exposed)
+
+    def standing_view(self, g: Game) -> Combat:
+        """This combat with the standing effects of the face-up cards applied (registry mark `standing`:
+        e.g. a casualty protection holds as soon as its card is revealed and not cancelled, before its own
+        timing window is reached). The calls are applied to a copy, so a card cancelled later, or a
+        condition that stops holding, leaves nothing behind."""
+        found = []
         for owner in self.sides():
             card = self.cards.get(owner)
             if card is None or card in self.blank_cards:
                 continue
             for ability in g.rules.card(card)["abilities"]:
                 sc = _scope(self, owner, card, ability["trigger"])
-                if "if" in ability and not ev(g, ability["if"], sc):
-                    continue
-                if any(ev(g, st["args"]["house"], sc) == house and not (skull and st["args"].get("except-skulls"))
-                       for st in _statements(g, ability["body"], sc) if st.get("do") == "prevent-casualties"):
-                    return True
-        return False
+                if ability_applies(g, ability, sc):
+                    found += [(sc, st, args) for st, args in reached_calls(g, ability["body"], sc, STANDING)]
+        if not found:
+            return self
+        view = copy.deepcopy(self)
+        for sc, st, args in found:
+            sc.combat = view
+            apply_call(g, st, sc, args)
+        return view
 
     def destroy(self, g: Game, ref: str, rule: str, why: str, skull: bool = False) -> None:
         area, idx = parse_unit(ref)
@@ -242,16 +255,7 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
     return Scope({"you": house, "opponent": opponent, "embattled-area": c.area, "this-card": card,
                   "your-card": card, "opponent-card": c.cards.get(opponent), "attacker": c.attacker,
                   "defender": c.defender, "march-origin": c.origin},
-                 house, c, card, _WINDOW_RULES[window])
-
-
-def _statements(g: Game, block: list, sc: Scope):
-    """The effect statements a block would run now: `if` branches followed as their conditions stand."""
-    for st in block:
-        if "do" in st:
-            yield st
-        elif "if" in st:
-            yield from _statements(g, st["then"] if ev(g, st["if"], sc) else st.get("else", []), sc)
+                 house, c, card, window_rule(window))
 
 
 def _abilities(g: Game, c: Combat, window: str) -> Proc:
@@ -259,6 +263,8 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
 
     A card revealed during the window (after a cancel, or a card that replaces itself) has its own
     abilities of the window resolved too, once; a card that left the combat stops resolving."""
+    if TRIGGERS.get(window) is None or TRIGGERS[window].context != "combat":
+        raise ValueError(f"'{window}' is not a combat window of the registry")
     ran = True
     while ran:
         ran = False
@@ -274,12 +280,6 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
                 c.fired.add((card, i))
                 ran = True
                 yield from run_ability(g, ability, _scope(c, house, card, window))
-
-
-_WINDOW_RULES = {
-    "cancel": "R20.2.1", "immediately": "R20.2.2", "before-combat": "R20.2", "combat-strength": "R20.2.3",
-    "after-winner-determination": "R20.2.4", "casualties": "R21.2", "retreat": "R21.3", "after-combat": "R20.2.5",
-}
 
 
 def _eligible_supports(g: Game, c: Combat) -> list[str]:
@@ -453,7 +453,7 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
         ctrl = g.controller(area)
         if ctrl not in (None, house):
             continue  # e.g. an empty home area of another house (R21.3.3, D8)
-        if g.board.area(area).is_port and len(g.state.units_in(area)) + len(units) > 3:
+        if g.board.area(area).is_port and len(g.state.units_in(area)) + len(units) > g.port_capacity:
             continue
         out.append(area)
     return out

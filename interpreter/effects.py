@@ -1,7 +1,10 @@
-"""The effect interpreter: runs compiled card effects (bundle JSON) through the primitive handlers.
+"""The effect interpreter: the one evaluator of compiled card effects (bundle JSON), as docs/effects.md specifies.
 
-Statements (`if`, `for`, `choose`, `may`, `let`, calls) are executed here; each primitive of the
-registry has exactly one handler in HANDLERS (effects) or QUERIES (expressions), keyed by its name.
+Every node names its kind in `"node"` (registry NODES) and is dispatched on that tag alone. Statements
+(`if`, `for`, `choose`, `may`, `let`, calls) are executed here; each primitive of the registry has exactly
+one handler in HANDLERS (effects) or QUERIES (expressions), keyed by its name. Rule procedures that must
+know what a card does before running it ask `reached_calls` for the calls of a marked primitive
+(registry MARKS); nothing else in the engine reads which primitive a call names.
 tests/test_registry.py checks that every registry primitive has its handler. Handlers are generic:
 none knows which card calls it.
 
@@ -16,6 +19,8 @@ import inspect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from maester.dsl.registry import MARKS, NODE_KEY, NODES, PRIMITIVES
 
 from . import control
 from .procedures import run_procedure
@@ -49,33 +54,8 @@ class EffectError(Exception):
 # ---- expressions ----------------------------------------------------------------------------------
 
 def ev(g: Game, x, sc: Scope):
-    if isinstance(x, bool | int):
-        return x
-    if "var" in x:
-        return sc.vars[x["var"]]
-    if "id" in x:
-        return x["id"]
-    if "list" in x:
-        return [ev(g, i, sc) for i in x["list"]]
-    if "text" in x:
-        return x["text"]
-    if "query" in x:
-        fn = QUERIES.get(x["query"])
-        if fn is None:
-            raise EffectError(f"no handler for query '{x['query']}'")
-        return fn(g, sc, {k: ev(g, v, sc) for k, v in x["args"].items()})
-    op = x["op"]
-    args = x["args"]
-    if op == "and":
-        return bool(ev(g, args[0], sc)) and bool(ev(g, args[1], sc))
-    if op == "or":
-        return bool(ev(g, args[0], sc)) or bool(ev(g, args[1], sc))
-    if op == "not":
-        return not ev(g, args[0], sc)
-    if op == "neg":
-        return -ev(g, args[0], sc)
-    a, b = ev(g, args[0], sc), ev(g, args[1], sc)
-    return _BINARY[op](a, b)
+    """The value of a compiled expression now (the one evaluator: see compiled_expr)."""
+    return compiled_expr(x)(g, sc)
 
 
 _BINARY: dict[str, Callable] = {
@@ -121,17 +101,27 @@ def compiled_expr(x) -> Callable:
     return _cached(x, _compile_expr)
 
 
+def _node(x) -> str:
+    """The kind of a compiled node (registry NODES); a bundle without tags is refused, not guessed."""
+    kind = x.get(NODE_KEY) if isinstance(x, dict) else None
+    if kind not in NODES:
+        shown = sorted(x) if isinstance(x, dict) else repr(x)
+        raise EffectError(f"not a compiled effect node (no known '{NODE_KEY}' tag): {shown}")
+    return kind
+
+
 def _compile_expr(x) -> Callable:
-    if "var" in x:
+    kind = _node(x)
+    if kind == "var":
         name = x["var"]
         return lambda g, sc: sc.vars[name]
-    if "id" in x or "text" in x:
-        value = x["id"] if "id" in x else x["text"]
+    if kind in ("id", "text"):
+        value = x[kind]
         return lambda g, sc: value
-    if "list" in x:
+    if kind == "list":
         items = [compiled_expr(i) for i in x["list"]]
         return lambda g, sc: [f(g, sc) for f in items]
-    if "query" in x:
+    if kind == "query":
         name = x["query"]
         args = [(k, compiled_expr(v)) for k, v in x["args"].items()]
 
@@ -141,6 +131,8 @@ def _compile_expr(x) -> Callable:
                 raise EffectError(f"no handler for query '{name}'")
             return fn(g, sc, {k: f(g, sc) for k, f in args})
         return call
+    if kind != "op":
+        raise EffectError(f"a '{kind}' node is not an expression")
     op = x["op"]
     fs = [compiled_expr(a) for a in x["args"]]
     if op == "and":
@@ -177,14 +169,15 @@ def pure_block(block: list) -> Callable | None:
 
 
 def _is_pure(st: dict) -> bool:
-    if "do" in st:
+    kind = _node(st)
+    if kind == "call":
         handler = HANDLERS.get(st["do"])
         return handler is not None and "options" not in st and not inspect.isgeneratorfunction(handler)
-    if "if" in st:
+    if kind == "if":
         return all(_is_pure(x) for x in st["then"]) and all(_is_pure(x) for x in st.get("else", []))
-    if "for" in st:
+    if kind == "for":
         return all(_is_pure(x) for x in st["body"])
-    return "let" in st  # choose and may ask a decision
+    return kind == "let"  # choose and may ask a decision
 
 
 def _compile_pure(block: list) -> Callable:
@@ -197,7 +190,8 @@ def _compile_pure(block: list) -> Callable:
 
 
 def _compile_pure_statement(st: dict) -> Callable:
-    if "do" in st:
+    kind = _node(st)
+    if kind == "call":
         handler, st_, at = HANDLERS[st["do"]], st, st.get("at", "")
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
 
@@ -210,7 +204,7 @@ def _compile_pure_statement(st: dict) -> Callable:
             finally:
                 g.origin = outer
         return do_pure
-    if "if" in st:
+    if kind == "if":
         cond, then = compiled_expr(st["if"]), _compile_pure(st["then"])
         otherwise = _compile_pure(st["else"]) if st.get("else") else None
 
@@ -220,7 +214,7 @@ def _compile_pure_statement(st: dict) -> Callable:
             elif otherwise is not None:
                 otherwise(g, sc)
         return if_
-    if "for" in st:
+    if kind == "for":
         items, var, body = compiled_expr(st["in"]), st["for"], _compile_pure(st["body"])
 
         def for_(g, sc):
@@ -246,7 +240,8 @@ def _compile_block(block: list) -> Callable:
 
 
 def _compile_statement(st: dict) -> Callable:
-    if "do" in st:
+    kind = _node(st)
+    if kind == "call":
         name = st["do"]
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]
 
@@ -261,7 +256,7 @@ def _compile_statement(st: dict) -> Callable:
                 return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
             return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
         return do
-    if "if" in st:
+    if kind == "if":
         cond = compiled_expr(st["if"])
         then = compiled_block(st["then"])
         otherwise = compiled_block(st["else"]) if "else" in st else None
@@ -271,25 +266,25 @@ def _compile_statement(st: dict) -> Callable:
                 return then(g, sc)
             return otherwise(g, sc) if otherwise is not None else ()
         return if_
-    if "for" in st:
+    if kind == "for":
         items, var, body = compiled_expr(st["in"]), st["for"], compiled_block(st["body"])
 
         def for_(g, sc):
             for item in list(items(g, sc)):
                 yield from body(g, sc.child(**{var: item}))
         return for_
-    if "let" in st:
+    if kind == "let":
         var, value = st["let"], compiled_expr(st["value"])
 
         def let(g, sc):
             sc.vars[var] = value(g, sc)
             return ()
         return let
-    if "choose" in st:
+    if kind == "choose":
         return lambda g, sc: _choose(g, st, sc)
-    if "may" in st:
+    if kind == "may":
         return lambda g, sc: _may(g, st, sc)
-    raise EffectError(f"unknown statement {sorted(st)}")
+    raise EffectError(f"a '{kind}' node is not a statement")
 
 
 def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
@@ -370,11 +365,44 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         yield from run(g, st["else"], sc)
 
 
+def ability_applies(g: Game, ability: dict, sc: Scope) -> bool:
+    """Whether a `when` ability's condition holds now (absent: always)."""
+    if _node(ability) != "ability":
+        raise EffectError(f"a '{ability.get(NODE_KEY)}' node is not an ability")
+    return "if" not in ability or bool(compiled_expr(ability["if"])(g, sc))
+
+
 def run_ability(g: Game, ability: dict, sc: Scope):
     """Run one `when` ability if its condition holds now; returns what to `yield from`."""
-    if "if" in ability and not compiled_expr(ability["if"])(g, sc):
+    if not ability_applies(g, ability, sc):
         return ()
     return run(g, ability["body"], sc)
+
+
+def reached_calls(g: Game, block: list, sc: Scope, mark: str):
+    """The calls of primitives carrying `mark` (registry MARKS) that `block` reaches now, with their
+    argument values: `if` branches are followed as their conditions stand (evaluated by the same
+    evaluator that runs the block); bodies of loops and decisions are not entered, since what they
+    reach depends on answers not given yet. This is how a rule procedure learns what a card does
+    before (or besides) running it; no procedure looks for primitive names."""
+    if mark not in MARKS:
+        raise EffectError(f"unknown mark '{mark}'")
+    for st in block:
+        kind = _node(st)
+        if kind == "call":
+            prim = PRIMITIVES.get(st["do"])
+            if prim is not None and mark in prim.marks:
+                yield st, {k: compiled_expr(v)(g, sc) for k, v in st["args"].items()}
+        elif kind == "if":
+            yield from reached_calls(g, st["then"] if compiled_expr(st["if"])(g, sc) else st.get("else", []), sc,
+                                     mark)
+
+
+def apply_call(g: Game, st: dict, sc: Scope, args: dict) -> None:
+    """Apply a call whose argument values are known (a marked, decision-free primitive)."""
+    out = HANDLERS[st["do"]](g, sc, args, st)
+    if inspect.isgenerator(out):
+        raise EffectError(f"'{st['do']}' asks a decision; a marked call must not")
 
 
 # ---- handler registry -----------------------------------------------------------------------------
@@ -1060,8 +1088,8 @@ _q("power")(lambda g, sc, a: g.state.houses[a["house"]].power if a["house"] in g
 _q("victory-points")(lambda g, sc, a: g.victory_points(a["house"]))
 _q("bid")(lambda g, sc, a: g.state.houses[a["house"]].last_bid)
 _q("wildling-threat")(lambda g, sc, a: g.state.wildling_threat)
-_q("westeros-decks")(lambda g, sc, a: [d for d in sorted(g.state.decks, key=lambda d: ("i", "ii", "iii", "iv").index(d))
-                                       if g.state.decks[d]])
+_q("westeros-decks")(lambda g, sc, a: [d for d in g.game_rec["westeros_decks"]  # declared drawing order
+                                       if g.state.decks.get(d)])
 _q("others")(lambda g, sc, a: [h for h in g.turn_order if h != a["house"]])
 _q("player-houses")(lambda g, sc, a: [h for h in g.turn_order if not g.is_vassal(h)])
 _q("vassals")(lambda g, sc, a: [h for h in g.turn_order if g.is_vassal(h)])

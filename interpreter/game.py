@@ -25,6 +25,14 @@ from .state import GameState, HouseState
 
 Proc = Generator[Decision, object, object]
 
+# The end-of-game tiebreakers a rules set may list, in its order (R26.3): what each compares (lower first).
+TIEBREAKERS = {
+    "most-castles-and-strongholds": ("castles and strongholds", lambda g, h: -g.victory_points(h)),
+    "most-land-areas": ("land areas", lambda g, h: -len(control.controlled_areas(g.state, g.board, h))),
+    "highest-supply": ("supply", lambda g, h: -g.state.houses[h].supply),
+    "highest-iron-throne": ("iron throne", lambda g, h: g.state.position(h, g.turn_track)),
+}
+
 
 def _from_state(rules: Rules, doc: dict) -> Game:
     return Game.from_state(rules, doc)
@@ -36,7 +44,7 @@ class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 @dataclass
 class Options:
-    tides_of_battle: bool = False
+    tides_of_battle: bool = False  # on if the rules set says so, or if asked for (`--tides-of-battle`)
     max_decisions: int = 1_000_000  # a safety net for runaway agents
     stop_after: str | None = None  # "westeros" | "planning" | "action": end the run there (scenarios)
     rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
@@ -85,7 +93,8 @@ class Game:
         self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
-                              seed=seed, rng=seed_state(seed), tides_of_battle=self.options.tides_of_battle)
+                              seed=seed, rng=seed_state(seed),
+                              tides_of_battle=self.options.tides_of_battle or self.game_rec["tides_of_battle"])
         self.state = state
         self.rng = Rng(self.state)
         self._proc = self._run()
@@ -253,6 +262,7 @@ class Game:
         try:
             if st.phase == "setup":
                 self._setup()
+                yield from self.setup_hooks()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
@@ -288,16 +298,16 @@ class Game:
     def _setup(self) -> None:
         """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
         s, rules, st = self.setup_rec, self.rules, self.state
-        sets = self.game_rec.get("house_card_sets") or ["base"]
+        sets = self.game_rec["house_card_sets"]
         for h in s["houses"]:
             rec = rules.house(h)
-            st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
+            st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
                                       hand=rules.cards_of(h, sets))
             if not st.houses[h].hand:
                 diags = Diagnostics()
                 diags.error("no-house-cards", f"house '{h}' has no house cards in the sets {sets}", None)
                 raise BundleError(diags)
-        st.turn_track = self.game_rec["tracks"][0]
+        st.turn_track = self.turn_track
         for track in self.game_rec["tracks"]:
             st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
         for h, placements in s["starting_units"].items():
@@ -329,10 +339,10 @@ class Game:
         """The Westeros decks of the setup and the wildling deck, shuffled; the threat at its start (R4.2–4.3)."""
         st, rules = self.state, self.rules
         for deck in self.setup_rec.get("westeros_decks") or self.game_rec["westeros_decks"]:
-            cards = rules.westeros_deck(deck)
+            cards = rules.westeros_deck(deck, self.game_rec)
             self.rng.shuffle(cards)
             st.decks[deck] = cards
-        st.wildling_deck = list(rules.wildling_cards)
+        st.wildling_deck = rules.wildling_deck(self.game_rec)
         self.rng.shuffle(st.wildling_deck)
         st.wildling_threat = self.game_rec["wildling_start"]
 
@@ -355,17 +365,26 @@ class Game:
     def token_of_track(self, track: str) -> str:
         return self.rules.tracks[track]["dominance_token"]["id"]
 
+    # the roles of the tracks are content (the rules set names them), not positions in a list
     @property
     def turn_track(self) -> str:
-        return self.game_rec["tracks"][0]
+        return self.game_rec["turn_order_track"]
 
     @property
     def blade_track(self) -> str:
-        return self.game_rec["tracks"][1]
+        return self.game_rec["blade_track"]
 
     @property
     def raven_track(self) -> str:
-        return self.game_rec["tracks"][2]
+        return self.game_rec["raven_track"]
+
+    @property
+    def port_capacity(self) -> int:
+        return self.game_rec["port_capacity"]
+
+    def starting_power(self, house: str) -> int:
+        """A house's power at setup: its own value in the setup, or the setup's power-tokens (R4.11)."""
+        return self.setup_rec.get("starting_power", {}).get(house, self.setup_rec["power_tokens"])
 
     def power_total(self, house: str) -> int:
         return self.rules.house(house)["power_tokens"]
@@ -474,17 +493,18 @@ class Game:
     def _end_after_last_round(self) -> None:
         """After the last round the most castles wins; ties by land areas, supply, Iron Throne (R26.3)."""
         st = self.state
+        order = [TIEBREAKERS[t] for t in self.game_rec["tiebreakers"]]  # the rules set's order (R26.3)
 
         def key(h):
-            lands = len(control.controlled_areas(st, self.board, h))
-            return (-self.victory_points(h), -lands, -st.houses[h].supply, st.position(h, self.turn_track))
+            return tuple(measure(self, h) for _, measure in order)
 
         ranking = sorted(st.houses, key=key)
         st.winner = ranking[0]
         st.end_reason = "most castles and strongholds after the last round"
-        steps = ["castles and strongholds", "land areas", "supply", "iron throne"]
+        steps = [words for words, _ in order]
         first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
-        decided = steps[next((i for i in range(4) if second is None or first[i] != second[i]), 3)]
+        last = len(steps) - 1
+        decided = steps[next((i for i in range(last + 1) if second is None or first[i] != second[i]), last)]
         self.emit("victory", "R26.3", f"after round {st.round}, {st.winner} wins "
                   f"with {self.victory_points(st.winner)} {self.victory_words(st.winner)}"
                   + ("" if decided == steps[0] else f" (tie broken by {decided})"), house=st.winner,
@@ -725,6 +745,11 @@ class Game:
         return 0
 
     def round_start_hooks(self):
+        return
+        yield  # pragma: no cover
+
+    def setup_hooks(self):
+        """What the setup gives that needs decisions (Mother of Dragons: starting loans)."""
         return
         yield  # pragma: no cover
 

@@ -56,16 +56,16 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
                                f"{', '.join(houses)}" + (f" and include {', '.join(fixed)}" if fixed else "")
                                + f" (got {', '.join(chosen)})")
         vassals = [h for h in houses if h not in chosen and h not in fixed]
-        sets = self.game_rec.get("house_card_sets") or ["base"]
+        sets = self.game_rec["house_card_sets"]
         for h in houses:
             rec = rules.house(h)
             if h in vassals:
-                st.houses[h] = HouseState(power=0, supply=self.game_rec.get("vassal_supply") or 4)
+                st.houses[h] = HouseState(power=0, supply=self.game_rec["vassal_supply"] or 0)
             else:
-                st.houses[h] = HouseState(power=s["power_tokens"], supply=rec["starting_supply"],
+                st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
                                           hand=rules.cards_of(h, sets))
         st.vassals = sorted(vassals)
-        st.turn_track = self.game_rec["tracks"][0]
+        st.turn_track = self.turn_track
         for track in self.game_rec["tracks"]:
             order = [h for h in s["influence"][track] if h in st.houses]
             if any(h in vassals for h in order[:3]):  # R31.9
@@ -79,7 +79,7 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
         st.dragon_tokens = list(s.get("dragon_strength_rounds") or [])
         self._shuffle_decks()
         if s.get("iron_bank"):
-            st.loan_deck = sorted(rules.bundle["loans"])
+            st.loan_deck = sorted(s["loan_deck"])
             self.rng.shuffle(st.loan_deck)
             costs = self.game_rec.get("loan_costs") or []
             st.bank = [None] * len(costs)
@@ -90,6 +90,23 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
         st.round = 1
         self.emit("setup", "R31", f"setup {s['id']}: players {', '.join(chosen)}; "
                   f"vassals {', '.join(vassals) or 'none'}", houses=chosen, vassals=vassals)
+
+    def setup_hooks(self) -> Proc:
+        """Starting loans of the setup (a variant's per-house value): taken free, resolved at once (R40.4)."""
+        st = self.state
+        for house, loans in self.setup_rec.get("starting_loans", {}).items():
+            if house not in st.houses or self.is_vassal(house):
+                continue  # a vassal holds no loans (R40.1)
+            for wanted in loans:
+                deck = st.loan_deck
+                pick = (deck[0] if deck else None) if wanted == "random" else wanted
+                if pick in deck:
+                    deck.remove(pick)
+                elif pick in st.bank:  # the named loan was revealed at setup: the next one takes its slot
+                    st.bank[st.bank.index(pick)] = deck.pop(0) if deck else None
+                else:
+                    continue  # the deck is empty (the compiler refuses a named loan not in the deck)
+                yield from self.take_loan(house, pick, "a starting loan of the setup")
 
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
     def leave(self, house: str) -> None:

@@ -111,8 +111,12 @@ class IronBankRules:
         cost = self.loan_cost(house, slot)
         self.discard_power(house, cost, "R40.4.2", f"loan {pick}")
         st.bank[slot] = None
-        st.loans.setdefault(house, []).append(pick)
-        self.emit("loan", "R40.4", f"{house} takes the loan {pick} for {cost} power", house=house, loan=pick)
+        yield from self.take_loan(house, pick, f"for {cost} power")
+
+    def take_loan(self, house: str, pick: str, how: str) -> Proc:
+        """A house holds a loan (interest from now on) and resolves its effect at once (R40.4)."""
+        self.state.loans.setdefault(house, []).append(pick)
+        self.emit("loan", "R40.4", f"{house} takes the loan {pick} {how}", house=house, loan=pick)
         loan = self.rules.bundle["loans"][pick]
         sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule="R41")
         yield from run(self, loan["effect"], sc)

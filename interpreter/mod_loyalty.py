@@ -111,7 +111,7 @@ class LoyaltyRules:
             a = self.board.area(home)
             if a.garrison_returns and self.controller(home) == house and home not in self.state.garrisons \
                     and home in self.state.lost_homes:
-                self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, 2)
+                self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, a.garrison or 0)
                 self.state.garrison_owner[home] = house
                 self.state.lost_homes.remove(home)
                 more = f" and its victory track rises to {self.victory_points(house)}" if a.loyalty_token else ""
@@ -126,7 +126,7 @@ class LoyaltyRules:
         self.check_victory()
 
     def add_loyalty(self, area: str, n: int, rule: str) -> None:
-        total = self.game_rec.get("loyalty_tokens") or 20
+        total = self.game_rec.get("loyalty_tokens") or 0
         on_board = sum(self.state.loyalty.values())
         if n > 0 and n > total - on_board:
             self.emit("loyalty-skipped", "R37.5", f"no loyalty token left for {area}: the placement is skipped",

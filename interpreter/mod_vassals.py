@@ -80,7 +80,7 @@ class VassalRules:
             taken = {c for h in self.state.vassals for c in self.state.houses[h].hand}
             deck = [c for c in deck if c not in taken]
             self.rng.shuffle(deck)
-            hs.hand = deck[: self.game_rec.get("vassal_hand_size") or 3]
+            hs.hand = deck[: self.game_rec["vassal_hand_size"] or 0]
             self.emit("vassal-hand", "R35.2", f"{self.commander_of(house)} draws {len(hs.hand)} vassal cards for "
                       f"{house}", house=house, secret={"hand": list(hs.hand)})
         return list(hs.hand)
@@ -170,7 +170,7 @@ class VassalRules:
         for commander in [h for h in self.turn_order if not self.is_vassal(h)]:
             for vassal in sorted(v for v, c in st.commanders.items() if c == commander):
                 left = list(tokens)
-                for _ in range(2):
+                for _ in range(self.game_rec["vassal_orders_per_vassal"] or 0):
                     areas = [a for a in st.areas_of(vassal) if a not in st.orders]
                     options = [f"{a}:{t}" for a in areas for t in sorted(set(left))
                                if t not in st.forbidden_orders]

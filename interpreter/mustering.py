@@ -61,7 +61,7 @@ def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -
             continue
         if domain == "sea" and a.is_land:
             continue
-        if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= 3):
+        if a.is_port and (g.controller(a.id) != house or len(g.state.units_in(a.id)) >= g.port_capacity):
             continue
         if allowed is None and here != house and not (a.is_land and g.controller(a.id) == house) and not a.is_port:
             continue
@@ -110,7 +110,7 @@ def ship_areas(g: Game, house: str, area: str) -> list[str]:
         if g.state.house_in(sea) in (None, house) and sea not in g.state.blocked:
             out.append(sea)
     port = g.board.port_of(area)
-    if port and port not in g.state.blocked and len(g.state.units_in(port)) < 3 and \
+    if port and port not in g.state.blocked and len(g.state.units_in(port)) < g.port_capacity and \
             g.state.house_in(port) in (None, house):
         out.append(port)
     return out

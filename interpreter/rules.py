@@ -23,10 +23,11 @@ class Rules:
     # ---- loading
     @classmethod
     def from_file(cls, path: str | Path, validate: bool = True) -> Rules:
+        from maester.dsl.effect_tree import upgrade_bundle
         from maester.dsl.validate import validate_bundle
 
         diags = Diagnostics()
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = upgrade_bundle(json.loads(Path(path).read_text(encoding="utf-8")))  # 1.0: effects get their tags
         if validate:
             validate_bundle(data, diags, str(path))
             if diags.errors:
@@ -95,21 +96,20 @@ class Rules:
         return {t["dominance_token"]["id"]: tid for tid, t in self.tracks.items()}
 
     def cards_of(self, house: str, sets: list[str]) -> list[str]:
-        """The house card ids a house plays with, given the card sets in use."""
-        return sorted(cid for cid, c in self.bundle["house_cards"].items()
-                      if c["house"] == house and c["set"] in sets)
+        """The house card ids a house plays with, given the card sets in use (each set lists its cards)."""
+        cards, sets_rec = self.bundle["house_cards"], self.bundle["card_sets"]
+        return sorted({cid for s in sets for cid in sets_rec[s]["cards"] if cards[cid]["house"] == house})
 
-    def westeros_deck(self, deck: str) -> list[str]:
-        """Every card of a Westeros deck, one entry per copy, in a stable order."""
-        out = []
-        for cid, c in sorted(self.bundle["westeros_cards"].items()):
-            if c["deck"] == deck:
-                out.extend([cid] * c["copies"])
-        return out
+    def westeros_deck(self, slot: str, game: dict) -> list[str]:
+        """Every card of the rules set's Westeros deck in a slot, one entry per copy, in a stable order."""
+        return self._deck(game["decks"][slot])
 
-    @cached_property
-    def wildling_cards(self) -> list[str]:
-        return sorted(self.bundle["wildling_cards"])
+    def wildling_deck(self, game: dict) -> list[str]:
+        return self._deck(game["decks"]["wildling"])
+
+    def _deck(self, deck_id: str) -> list[str]:
+        cards = self._get("decks", deck_id, "deck")["cards"]
+        return [cid for cid, n in sorted(cards.items()) for _ in range(n)]
 
     def orders_of_set(self, order_set: str) -> list[str]:
         """Every token of an order set, one entry per copy (a fresh list: callers may change it)."""
@@ -154,9 +154,7 @@ def apply_variant(bundle: dict, variant: str | None) -> dict:
         raise BundleError(diags)
     v = variants[variant]
     out = json.loads(json.dumps(bundle))
-    game = out["games"][v["game"]]
-    for key in ("house_card_sets", "vassal_card_set"):
-        if v.get(key) is not None:
-            game[key] = v[key]
+    for section, records in v.get("patches", {}).items():  # full records: the compiler resolved every patch
+        out[section].update(json.loads(json.dumps(records)))
     out["applied_variant"] = variant
     return out

@@ -9,6 +9,7 @@ prints the resolution step by step, each step with the rule id it applies.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -287,10 +288,13 @@ def _answer_for(sc: Scenario, d: Decision, script: list):
     return None, "missing"
 
 
-def run_scenario(rules: Rules, sc: Scenario) -> Result:
+def run_scenario(rules: Rules, sc: Scenario, on_game: Callable[[Game], None] | None = None) -> Result:
+    """Run a scenario; `on_game` sees the game before its first event (the viewer records positions)."""
     state = sc.build_state(rules)
     game = new_game(rules, sc.setup, seed=sc.seed, state=state, start=False,
                     options=ModOptions(tides_of_battle=sc.tides, stop_after=sc.stop_after, player_houses=sc.players))
+    if on_game is not None:
+        on_game(game)
     result = Result(sc, game)
     for gift in sc.gifts:  # power gifts between players, made before the rules start (R42.4)
         try:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import control
-from .effects import Scope, run
+from .effects import Scope, reached_calls, run
 from .procedures import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc
 
-REVEAL_PRIMITIVE = "reshuffle-and-redraw"  # acts the moment its card is revealed (R7.2)
+REDRAW = "redraw-on-reveal"  # registry mark: the card's deck is reshuffled and drawn again (R7.2)
 
 
 def _draw(g: Game, deck: str) -> Proc:
@@ -19,13 +19,13 @@ def _draw(g: Game, deck: str) -> Proc:
     st = g.state
     while True:
         if not st.decks.get(deck):
-            st.decks[deck] = g.rules.westeros_deck(deck)
+            st.decks[deck] = g.rules.westeros_deck(deck, g.game_rec)
             g.rng.shuffle(st.decks[deck])
         card = st.decks[deck].pop(0)
         rec = g.rules.westeros_card(card)
         g.emit("westeros-card", "R6.2.2", f"deck {deck.upper()}: {rec['name']}", deck=deck, card=card)
-        if any(s.get("do") == REVEAL_PRIMITIVE for s in rec["effect"]):
-            st.decks[deck] = g.rules.westeros_deck(deck)
+        if any(reached_calls(g, rec["effect"], Scope(card=card, rule="R7.2"), REDRAW)):
+            st.decks[deck] = g.rules.westeros_deck(deck, g.game_rec)
             g.rng.shuffle(st.decks[deck])
             g.emit("reshuffle", "R7.2", f"deck {deck.upper()} is reshuffled and a new card is revealed",
                    deck=deck)
@@ -39,7 +39,8 @@ def westeros_phase(g: Game) -> Proc:
     g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
     yield from g.round_start_hooks()
     drawn = []
-    for deck in sorted(st.decks, key=lambda d: ("i", "ii", "iii", "iv").index(d)):
+    order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
+    for deck in sorted(st.decks, key=order.index):
         card = yield from _draw(g, deck)
         drawn.append((deck, card))
     icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
@@ -59,6 +60,8 @@ def westeros_phase(g: Game) -> Proc:
 def advance_wildlings(g: Game, steps: int) -> Proc:
     """Each wildling icon moves the threat up one space (+2); at 12 a wildling attack follows (R6.2.3)."""
     st = g.state
+    if not g.game_rec.get("wildlings", True):  # a rules set without wildlings: the threat never moves
+        return
     top = max(g.game_rec["wildling_track"])
     step = g.game_rec["wildling_track"][1] - g.game_rec["wildling_track"][0]
     new = min(top, st.wildling_threat + step * steps)
@@ -123,6 +126,9 @@ def _pick_bidder(g: Game, bids: dict[str, int], highest: bool, decider: str) -> 
 @procedure("wildling-attack")
 def wildling_attack(g: Game, strength: int | None = None, excluded: str | None = None) -> Proc:
     """A wildling attack (R11): bids, the Night's Watch or the wildlings win, a wildling card."""
+    if not g.game_rec.get("wildlings", True):
+        g.emit("no-wildlings", "R11", "no wildling attack: this rules set plays without wildlings")
+        return
     st = g.state
     on_track = strength is None
     strength = st.wildling_threat if strength is None else strength

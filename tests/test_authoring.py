@@ -43,3 +43,17 @@ def test_the_authoring_walkthrough_works_as_written(tmp_path):
     finally:
         os.chdir(cwd)
     assert (tmp_path / "dragonglass.json").exists()
+    # every patch recipe changes what it says it changes (the diff of its variant is not empty)
+    from maester.dsl import compile_paths
+    from maester.dsl.compile import default_content_dir
+    from maester.dsl.diff import diff_bundles
+    from maester.interpreter.rules import apply_variant
+
+    base = compile_paths(None)
+    recipes = [p for p in sorted((tmp_path / "packs").iterdir()) if p.name not in ("dragonglass", "my-rule")]
+    assert len(recipes) >= 7
+    for pack in recipes:
+        bundle = compile_paths([default_content_dir(), pack])
+        variants = set(bundle["variants"]) - set(base["variants"])
+        assert len(variants) == 1, pack
+        assert any(d.section != "variants" for d in diff_bundles(base, apply_variant(bundle, variants.pop()))), pack

@@ -348,46 +348,59 @@ def _say(english, block) -> str:
 
 
 def test_an_optional_step_with_an_else_says_both_outcomes(english):
-    gain = {"do": "gain-power", "args": {"house": {"var": "you"}, "amount": 2}, "at": "x:1:1"}
-    lose = {"do": "discard-power", "args": {"house": {"var": "opponent"}, "amount": 1}, "at": "x:2:1"}
-    text = _say(english, [{"may": {"var": "you"}, "pay": 1, "body": [gain], "else": [lose]}])
+    you, opponent = {"node": "var", "var": "you"}, {"node": "var", "var": "opponent"}
+    gain = {"node": "call", "do": "gain-power", "args": {"house": you, "amount": 2}, "at": "x:1:1"}
+    lose = {"node": "call", "do": "discard-power", "args": {"house": opponent, "amount": 1}, "at": "x:2:1"}
+    text = _say(english, [{"node": "may", "may": you, "pay": 1, "body": [gain], "else": [lose]}])
     assert text == ("you may pay 1 power token; if you do, you gain 2 power tokens; if you do not, your opponent "
                     "discards 1 available power token")
 
 
 def test_counts_and_verbs_agree_with_what_they_count(english):
-    swords = [{"do": "add-swords", "args": {"house": {"var": h}, "amount": n}, "at": "x:1:1"}
+    swords = [{"node": "call", "do": "add-swords", "args": {"house": {"node": "var", "var": h}, "amount": n},
+               "at": "x:1:1"}
               for h, n in (("you", 1), ("opponent", 3))]
     assert _say(english, swords) == ("your card gets 1 extra sword icon; then your opponent's card gets 3 extra "
                                      "sword icons")
-    threat = [{"do": "move-wildling-threat", "args": {"steps": -1}, "at": "x:1:1"}]
+    threat = [{"node": "call", "do": "move-wildling-threat", "args": {"steps": -1}, "at": "x:1:1"}]
     assert _say(english, threat) == "the wildling threat token moves down 1 space on the wildling track"
 
 
 def test_a_choice_of_several_names_each_chosen_item(english):
-    areas = {"query": "areas", "args": {"kind": {"text": "land"}, "uncontrolled": True}}
-    body = [{"do": "place-loyalty", "args": {"area": {"var": "a"}, "count": 2}, "at": "x:2:1"}]
-    text = _say(english, [{"choose": "a", "from": areas, "by": {"var": "you"}, "count": 3, "distinct": True,
+    areas = {"node": "query", "query": "areas",
+             "args": {"kind": {"node": "text", "text": "land"}, "uncontrolled": True}}
+    body = [{"node": "call", "do": "place-loyalty", "args": {"area": {"node": "var", "var": "a"}, "count": 2},
+             "at": "x:2:1"}]
+    text = _say(english, [{"node": "choose", "choose": "a", "from": areas, "by": {"node": "var", "var": "you"},
+                           "count": 3, "distinct": True,
                            "body": body, "at": "x:1:1"}])
     assert text == ("you choose 3 different land areas controlled by no house; put 2 loyalty tokens in each chosen "
                     "land area")
 
 
-_SAMPLE = {"int": 2, "bool": True, "text": {"text": "land"}, "house": {"var": "opponent"},
-           "area": {"var": "embattled-area"}, "track": {"id": "fiefdoms", "type": "track"},
-           "unit-kind": {"id": "knight", "type": "unit-kind"}, "order-type": {"id": "support", "type": "order-type"},
-           "order": {"id": "support", "type": "order"}, "icon": {"id": "castle", "type": "icon"},
-           "deck": {"id": "i", "type": "deck"}, "card": {"var": "this-card"}, "unit": {"var": "a-unit"},
-           "dominance-token": {"id": "iron-throne", "type": "dominance-token"},
-           "improvement": {"id": "power", "type": "improvement"}, "end": {"id": "first", "type": "end"},
-           "role": {"id": "fighting", "type": "role"}, "any": 2}
+def _id(value: str, type_: str) -> dict:
+    return {"node": "id", "id": value, "type": type_}
+
+
+def _var(name: str) -> dict:
+    return {"node": "var", "var": name}
+
+
+_SAMPLE = {"int": 2, "bool": True, "text": {"node": "text", "text": "land"}, "house": _var("opponent"),
+           "area": _var("embattled-area"), "track": _id("fiefdoms", "track"),
+           "unit-kind": _id("knight", "unit-kind"), "order-type": _id("support", "order-type"),
+           "order": _id("support", "order"), "icon": _id("castle", "icon"),
+           "deck": _id("i", "deck"), "card": _var("this-card"), "unit": _var("a-unit"),
+           "dominance-token": _id("iron-throne", "dominance-token"),
+           "improvement": _id("power", "improvement"), "end": _id("first", "end"),
+           "role": _id("fighting", "role"), "any": 2}
 
 
 @pytest.mark.parametrize("name", sorted(PRIMITIVES))
 def test_every_primitive_of_the_registry_reads_as_english(english, name):
     """A phrase for every primitive (or the registry's template): no gap, no brace, no raw flag."""
     prim = PRIMITIVES[name]
-    args = {p.name: {"list": [_SAMPLE[p.type[5:]]]} if p.type.startswith("list:") else _SAMPLE[p.type]
+    args = {p.name: {"node": "list", "list": [_SAMPLE[p.type[5:]]]} if p.type.startswith("list:") else _SAMPLE[p.type]
             for p in prim.params}
     text = english.call(name, args) if prim.kind == "effect" else english.query(name, args, {})
     assert text and not re.search(r"[<>{}]|\b(?:true|false|yes)\b", text), f"{name}: {text}"

@@ -132,8 +132,8 @@ def test_westeros_choice_has_the_reference_options_and_decider(bundle, card_id):
     assert len(choices) == 1
     assert [o["option"] for o in choices[0]["options"]] == [o["key"] for o in ref["options"]]
     by = choices[0]["args"]["by"]
-    assert by == {"query": "holder", "args": {"token": {"id": DECIDERS[ref["decided_by"]],
-                                                        "type": "dominance-token"}}}
+    token = {"node": "id", "id": DECIDERS[ref["decided_by"]], "type": "dominance-token"}
+    assert by == {"node": "query", "query": "holder", "args": {"token": token}}
 
 
 @pytest.mark.parametrize("deck", DECKS)

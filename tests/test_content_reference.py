@@ -48,7 +48,7 @@ ORDER_FIELDS = {"description", "set", "type", "value", "support_value", "defense
 SETUP_FIELDS = {"id", "name", "source", "game", "board", "players", "houses", "vassals", "power_tokens",
                 "kings_court_stars", "westeros_decks", "iron_bank", "dragon_strength_rounds",
                 "loyalty_tokens", "neutral_forces", "garrisons", "blocked", "influence", "starting_units",
-                "vassal_starting_units", "notes"}
+                "vassal_starting_units", "notes", "starting_power", "starting_loans", "loan_deck"}
 
 
 def _params(items) -> list:

@@ -27,7 +27,9 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(tmp_path):
     assert "== stark: order for the-shivering-sea" in screen  # the first question, then its numbered answers
     assert "    7. Raid" in screen and "   11. Support +1" in screen
     assert "board [FILE]" in screen  # help
-    assert "White Harbor: stark: footman" in screen  # the board, as text
+    assert "White Harbor: stark: footman" in screen  # the board, as text...
+    picture = (tmp_path / "maester-board.svg").read_text()  # ... and as a picture, seen by stark
+    assert picture.startswith("<svg") and "Winterfell" in picture
     assert "orders: The Shivering Sea: stark Raid" in screen  # the answer before the undo...
     after_undo = screen.rsplit("== stark: order for the-shivering-sea", 1)[1]
     assert "stark Raid" not in after_undo.split("==")[0]  # ... is taken back: the same question again

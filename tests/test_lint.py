@@ -8,6 +8,11 @@ from maester.dsl.lint import lint
 
 from .test_errors import WORLD
 
+# the decks a rules set plays (the compiler refuses a rules set without them)
+DECKS = ('deck d "D" { westeros i }\nwesteros-card w1 "W1" { deck i  effect { } }\n'
+         'deck wl "WL" { wildling }\n'
+         'wildling-card x1 "X1" {\n  lowest-bidder { }\n  everyone-else { }\n  night-watch-victory { }\n}\n')
+
 CARDS = "\n".join(f'house-card c{i} "C{i}" {{ set base  house stark  strength {s} }}'
                   for i, s in enumerate([0, 1, 1, 2, 2, 3, 4]))
 
@@ -21,8 +26,10 @@ def warnings_of(text: str) -> list:
 
 def test_a_clean_deck_gives_no_warning():
     game = 'game g "G" { victory-points 7 max-rounds 10 wildling-track [0, 2] wildling-start 2 ' \
-           'supply-limits t kings-court-stars t tiebreakers [a] order-sets [house] tracks [iron-throne] ' \
-           'westeros-decks [i] house-card-sets [base] }\ntable t "T" { row 0 [2] }\n'
+           'supply-limits t kings-court-stars t tiebreakers [most-castles-and-strongholds] order-sets [house] ' \
+           'tracks [iron-throne] turn-order-track iron-throne blade-track iron-throne raven-track iron-throne ' \
+           'port-capacity 3 ' \
+           'westeros-decks [i] house-card-sets [base] }\ntable t "T" { row 0 [2]  row 1 [2] }\n' + DECKS
     assert warnings_of(CARDS + "\n" + game) == []
 
 

@@ -125,10 +125,14 @@ def summary_table(bundle: dict) -> Table:
 @app.command()
 @friendly
 def check(paths: Paths = None, pack: Packs = None,
-          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
+          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False,
+          variant: Annotated[str | None, typer.Option("--variant", help="Show the content as this variant "
+                                                      "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
+    from maester.interpreter.rules import apply_variant
+
     diags = Diagnostics()
-    bundle = compile_paths(_content(paths, pack), diags)
+    bundle = apply_variant(compile_paths(_content(paths, pack), diags), variant)
     from maester.dsl.lint import lint
 
     lint(bundle, diags)
@@ -264,7 +268,8 @@ def _setup_id(players: int, setup: str | None, base: bool, targaryen: bool) -> s
 @app.command()
 @friendly
 def play(
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Number of players.")] = 8,
+    players: Annotated[int | None, typer.Option("--players", "-p", min=3, max=8, help="Number of players "
+                                                "(default 8; with --variant: the most it plays).")] = None,
     base: Annotated[bool, typer.Option("--base", help="The base game (3-6 players) instead of Mother of "
                                        "Dragons.")] = False,
     targaryen: Annotated[bool, typer.Option("--targaryen/--no-targaryen", help="Mother of Dragons with 4-7 "
@@ -298,15 +303,14 @@ def play(
         variant = doc.get("variant") if variant is None else variant
     rules = Rules.default(variant, _content(None, pack))
     chosen = [h.strip() for h in houses.split(",") if h.strip()] if houses else None
-    setup_id = _setup_id(players, setup, base, targaryen)
-    if variant:
-        wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup_id)["game"]
-        if wanted != playing:  # a variant changes one rules set; on another it would silently do nothing
-            diags = Diagnostics()
-            diags.error("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
-                        f"'{setup_id}' plays '{playing}'", None,
-                        "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
-            raise MaesterError(diags)
+    if resume:
+        setup_id = doc.get("setup") if isinstance(doc.get("setup"), str) else ""
+    elif variant:  # the variant's rules set and setups decide (tools/variant_play.py)
+        from maester.tools.variant_play import variant_setup
+
+        setup_id = variant_setup(rules.bundle, variant, players, base, targaryen, setup, pack or [])
+    else:
+        setup_id = _setup_id(players or 8, setup, base, targaryen)
     if resume:
         game = Game.from_state(rules, doc)
         seed = game.state.seed
@@ -430,8 +434,12 @@ def explain(
         files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
     rules = Rules.default(variant, _content(None, pack))
     failed = 0
+    from maester.tools.variant_play import scenario_setup
+
     for f in files:
-        result = run_scenario(rules, Scenario.load(f))
+        sc = Scenario.load(f)
+        sc.setup = scenario_setup(rules.bundle, variant, sc.setup, str(f))  # the variant's setup in its place
+        result = run_scenario(rules, sc)
         if not result.ok:
             failed += 1
         if not quiet or not result.ok:
@@ -493,46 +501,16 @@ def _load_any(path: Path) -> dict:
 def diff(
     a: Annotated[Path, typer.Argument(help="A bundle (.json), a content folder or a pack.")],
     b: Annotated[Path, typer.Argument(help="The bundle, content folder or pack to compare with.")],
+    variant: Annotated[str | None, typer.Option("--variant", help="Apply this variant of B before comparing "
+                                                "(what a variant changes: `maester diff PACK PACK --variant X`).")]
+    = None,
 ) -> None:
-    """Compare two bundles or packs card by card (and setups, houses, boards)."""
-    from maester.dsl.english import English
+    """Compare two bundles or packs field by field (every section: cards, setups, games, houses, decks...)."""
+    from maester.dsl.diff import diff_bundles, format_diff
+    from maester.interpreter.rules import apply_variant
 
-    left, right = _load_any(a), _load_any(b)
-    en_l, en_r = English(left), English(right)
-    fields = {"house_cards": ("house", "set", "strength", "swords", "fortifications"),
-              "westeros_cards": ("deck", "copies", "wildling_icon", "banner"), "loans": (), "wildling_cards": (),
-              "houses": ("home", "starting_supply", "starting_victory_points", "unit_limits"),
-              "setups": ("players", "houses", "neutral_forces", "garrisons"), "boards": ()}
-    changes = 0
-    for section, keys in fields.items():
-        l_recs, r_recs = left.get(section, {}), right.get(section, {})
-        added = sorted(set(r_recs) - set(l_recs))
-        removed = sorted(set(l_recs) - set(r_recs))
-        changed = []
-        for ident in sorted(set(l_recs) & set(r_recs)):
-            lr, rr = l_recs[ident], r_recs[ident]
-            diffs = [f"{k}: {lr.get(k)} → {rr.get(k)}" for k in keys if lr.get(k) != rr.get(k)]
-            if section == "boards":
-                if (len(lr["areas"]), lr["borders"]) != (len(rr["areas"]), rr["borders"]):
-                    diffs.append(f"{len(lr['areas'])} → {len(rr['areas'])} areas, {len(lr['borders'])} → "
-                                 f"{len(rr['borders'])} borders")
-            elif section in ("house_cards", "westeros_cards", "wildling_cards", "loans"):
-                tl, tr = en_l.card(section, lr), en_r.card(section, rr)
-                if tl != tr and not diffs:
-                    diffs.append(f"text: {tl}\n      → {tr}")
-            if diffs:
-                changed.append((ident, diffs))
-        if not (added or removed or changed):
-            continue
-        out.print(f"[bold]{section}[/bold]: +{len(added)} −{len(removed)} ~{len(changed)}")
-        for ident in added:
-            out.print(f"  + {ident}", markup=False)
-        for ident in removed:
-            out.print(f"  − {ident}", markup=False)
-        for ident, diffs in changed:
-            out.print(f"  ~ {ident}: " + "; ".join(diffs), markup=False)
-        changes += len(added) + len(removed) + len(changed)
-    out.print(f"{changes} difference(s)" if changes else "no differences", markup=False)
+    for line in format_diff(diff_bundles(_load_any(a), apply_variant(_load_any(b), variant))):
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -543,6 +521,8 @@ def new(
     directory: Annotated[Path, typer.Option("--dir", help="Where to create the pack.")] = Path("packs"),
     game: Annotated[str, typer.Option(help="The rules set the variant is for (base or mother-of-dragons).")]
     = "base",
+    from_: Annotated[str | None, typer.Option("--from", help="Patch one declaration instead: card:ID, setup:ID "
+                                              "or rule:GAME-ID.")] = None,
 ) -> None:
     """Scaffold a content pack: a card set with seven cards per house and the variant that selects it."""
     import re
@@ -560,6 +540,13 @@ def new(
     if problems.errors:
         raise MaesterError(problems)
     bundle = compile_paths(None)
+    if from_:  # a patch of one card, setup or rule (tools/new_patch.py)
+        from maester.tools.new_patch import scaffold_patch
+
+        _, command = scaffold_patch(bundle, name, from_, target, [])
+        out.print(f"created {target}: variant.mst", markup=False)
+        out.print(f"next: {command}", markup=False)
+        return
     sets = bundle["games"][game]["house_card_sets"]
     target.mkdir(parents=True)
     (target / "sets.mst").write_text(
@@ -596,11 +583,13 @@ def card(
     name: Annotated[str, typer.Argument(help="A card id or name (house, vassal, Westeros, wildling card or loan).")],
     compiled: Annotated[bool, typer.Option("--json/--no-json", help="Also print the compiled form.")] = True,
     pack: Packs = None,
+    variant: Annotated[str | None, typer.Option("--variant", help="The card as this variant plays it.")] = None,
 ) -> None:
     """Show a card: its English text generated from its effect, its DSL source and its compiled form."""
     from maester.dsl.english import English
+    from maester.interpreter.rules import apply_variant
 
-    bundle = compile_paths(_content(None, pack))
+    bundle = apply_variant(compile_paths(_content(None, pack)), variant)
     key = name.lower().strip()
     found = [(sec, cid) for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()
              if key in (cid, (rec.get("name") or "").lower())]
@@ -677,6 +666,11 @@ def docs(write: Annotated[bool, typer.Option("--write", help="Refresh the genera
         if bundle_doc.exists() and schema_file.exists():
             changed = refresh_bundle_doc(bundle_doc, json.loads(schema_file.read_text(encoding="utf-8")))
             err.print(f"{'updated' if changed else 'unchanged'}: {bundle_doc}")
+        from maester.dsl.effect_docs import refresh_effects_doc  # the effect specification (docs/effects.md)
+
+        effects_doc = path.parent / "effects.md"
+        if effects_doc.exists():
+            err.print(f"{'updated' if refresh_effects_doc(effects_doc) else 'unchanged'}: {effects_doc}")
     else:
         sys.stdout.write(reference_markdown())
 
@@ -695,9 +689,17 @@ def lsp() -> None:
     start()
 
 
-from maester.tools import fmt_cmd, simulate_cmd, tournament_cmd  # noqa: E402  (commands register themselves)
+from maester.tools import (  # noqa: E402  (commands in their own modules register themselves)
+    fmt_cmd,
+    render_cmd,
+    simulate_cmd,
+    tournament_cmd,
+    view_cmd,
+)
 
 fmt_cmd.register(app)
+render_cmd.register(app)
+view_cmd.register(app)
 simulate_cmd.register(app)
 tournament_cmd.register(app)
 

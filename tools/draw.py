@@ -1,7 +1,8 @@
 """Draw a board's graph as a PNG with networkx + matplotlib: labelled areas, land and sea told apart.
 
-The content has no coordinates, so the picture is a graph layout (seeded, so the same board always
-gives the same picture), not the printed map.
+Areas sit where the content puts them (`at X Y`, laid out like the printed map); a board whose areas lack
+positions falls back to a graph layout (seeded, so the same board always gives the same picture).
+For the full picture of a position, see tools/render.py (`maester render`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ _SHAPES = {LAND: "s", SEA: "o", PORT: "D"}
 
 
 def layout(board: Board) -> dict[str, tuple[float, float]]:
-    """A stable layout: Kamada–Kawai when SciPy is there (tidier), else a seeded spring layout."""
+    """The content's geometry (y grows south there, north up here); without it a stable graph layout:
+    Kamada–Kawai when SciPy is there (tidier), else a seeded spring layout."""
+    if all(a.at for a in board.areas):
+        return {a.id: (float(a.at[0]), -float(a.at[1])) for a in board.areas}
     try:
         return nx.kamada_kawai_layout(board.graph)
     except (ImportError, ModuleNotFoundError):
@@ -59,6 +63,7 @@ def draw_board(board: Board, target: Path, size: tuple[float, float] = (22, 22))
     if board.links:
         legend.append(Line2D([0], [0], color="#1f5f9f", linestyle="dashed", lw=2.5, label="Westeros–Essos link"))
     ax.legend(handles=legend, loc="lower left", fontsize=12)
+    ax.set_aspect("equal")  # the map's proportions, not the figure's
     ax.axis("off")
     fig.tight_layout()
     fig.savefig(target)

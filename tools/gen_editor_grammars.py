@@ -21,7 +21,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from maester.dsl.kinds import KINDS
+from maester.dsl.kinds import KINDS, PATCH_WORDS
 from maester.dsl.registry import TRIGGERS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def grammar_words() -> list[str]:
 
 
 def statement_keywords() -> list[str]:
-    return [w for w in grammar_words() if w not in LOGICAL + CONSTANTS]
+    return sorted({w for w in grammar_words() if w not in LOGICAL + CONSTANTS} | set(PATCH_WORDS))
 
 
 def declaration_kinds() -> list[str]:

@@ -178,21 +178,22 @@ class HumanSeat:
         self.write(f"saved to {target}; resume with: maester play --resume {target}")
 
     def _board(self, game: Game, house: str, where: str) -> None:
+        """The board as text, and as a picture (SVG) where the renderer is installed."""
+        for line in text_board(game, house):
+            self.write(line)
         try:
-            from maester.tools.render import render_svg  # the picture, where the renderer is installed
-        except ImportError:
-            render_svg = None
-        if render_svg is None:
-            for line in text_board(game, house):
-                self.write(line)
+            from maester.tools.render import render_svg
+        except ImportError:  # a trimmed install without the picture: the text is the board
             return
         target = Path(where or "maester-board.svg")
+        face_down = game.state.phase == "planning"  # orders are revealed at the end of planning (R13.4)
         try:
-            target.write_text(render_svg(game.rules, game.state, viewer=house), encoding="utf-8")
+            target.write_text(render_svg(game.rules, game.state, viewer=house, face_down=face_down),
+                              encoding="utf-8")
         except OSError as e:
             self.write(f"cannot write {target}: {e.strerror}")
             return
-        self.write(f"the board is in {target}")
+        self.write(f"the board as a picture: {target}")
 
 
 def drive(game: Game, agents: dict, on_answer: Callable[[Game], None] | None = None) -> bool:

@@ -1,0 +1,90 @@
+"""The shape of compiled effects: the kind of a node and its children, read from the registry's NODES.
+
+Tools that look at effects without running them (lint, the English renderer, the language server)
+go through `kind` and `walk`; the interpreter runs them through its one evaluator (interpreter/effects.py).
+Neither guesses a node's kind from which keys it has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .registry import NODE_KEY, NODES
+
+# The keys of a node that hold nested nodes (a block, an expression, a list of options or arguments).
+_CHILD_KEYS = ("args", "if", "then", "else", "body", "in", "from", "by", "count", "may", "pay", "condition",
+               "value", "list", "options")
+
+
+def kind(node: object) -> str | None:
+    """The node kind of a compiled value: a NODES name, "literal" for a number or condition, else None."""
+    if isinstance(node, bool | int):
+        return "literal"
+    if isinstance(node, dict) and node.get(NODE_KEY) in NODES:
+        return node[NODE_KEY]
+    return None
+
+
+def children(node: dict) -> Iterator[object]:
+    """The nested nodes of one node, in evaluation order of its keys."""
+    for key in _CHILD_KEYS:
+        if key not in node:
+            continue
+        value = node[key]
+        if key == "args" and isinstance(value, dict):  # a call's or query's: parameter name -> expression
+            yield from value.values()
+        elif isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
+def walk(node: object) -> Iterator[object]:
+    """Every node of a compiled effect (a block, a node or an expression), parents before children."""
+    if isinstance(node, list):
+        for item in node:
+            yield from walk(item)
+        return
+    yield node
+    if isinstance(node, dict):
+        for child in children(node):
+            yield from walk(child)
+
+
+# ---- reading bundles of format 1.0 (effects without tags) ----------------------------------------
+# Format 1.1 added the tag; a reader of 1.x accepts every 1.y bundle (docs/bundle.md), so a 1.0 bundle is
+# tagged once when it is loaded. Format 1.0 told kinds apart by their distinctive key, checked in this order.
+_V1_0_KEYS = (("trigger", "ability"), ("do", "call"), ("option", "option"), ("choose", "choose"), ("may", "may"),
+              ("for", "for"), ("let", "let"), ("then", "if"), ("query", "query"), ("op", "op"), ("var", "var"),
+              ("id", "id"), ("list", "list"), ("text", "text"))
+# Where a bundle holds compiled effects: section -> record keys (the `effect.schema.json` references of the
+# bundle schema).
+EFFECT_FIELDS = {"house_cards": ("abilities",), "westeros_cards": ("effect",), "loans": ("effect",),
+                 "wildling_cards": ("lowest_bidder", "everyone_else", "night_watch_victory")}
+
+
+def _tag_1_0(node: object) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _tag_1_0(item)
+        return
+    if not isinstance(node, dict):
+        return
+    if NODE_KEY not in node:
+        found = next((k for key, k in _V1_0_KEYS if key in node), None)
+        if found is not None:
+            node[NODE_KEY] = found
+    for child in children(node):
+        _tag_1_0(child)
+
+
+def upgrade_bundle(bundle: dict) -> dict:
+    """Tag the effects of a format 1.0 bundle in place (a later bundle is returned unchanged)."""
+    version = str(bundle.get("format_version", ""))
+    if version.split(".")[:2] != ["1", "0"]:
+        return bundle
+    for section, keys in EFFECT_FIELDS.items():
+        for rec in (bundle.get(section) or {}).values():
+            for key in keys:
+                _tag_1_0(rec.get(key))
+    return bundle

@@ -1,0 +1,221 @@
+"""Positions to look at: a saved state, a game log replayed step by step, a scenario resolved step by step.
+
+A `Timeline` is the list of positions a game went through, one per trace line: the trace is every event and
+every decision, in order. Step 0 is the position before the first line; step N the position at line N-1 (an
+event: just after it happened; a decision: as the decider saw it). `maester render` draws one step,
+`maester view` all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.interpreter.decisions import IllegalDecision
+from maester.interpreter.game import Game
+from maester.interpreter.mod import ModOptions, new_game
+from maester.interpreter.rules import Rules
+from maester.interpreter.state import GameState
+
+# the events that open a Planning Phase (orders go down face down) and that reveal the orders (R13.1, R13.4)
+PLANNING_RULE = "R13"
+REVEAL_EVENT = "reveal-orders"
+DECISION = "decision"  # the type of a trace line that is a decision, not an event
+MARCH_EVENT, COMBAT_EVENT = "march", "combat"
+
+
+@dataclass
+class Timeline:
+    rules: Rules
+    title: str
+    source: str  # what it was made from (a file name), for captions
+    # states[k]: the position at trace line k-1, pickled (ten times faster than asdict; it never leaves this process)
+    states: list[bytes] = field(default_factory=list)
+    lines: list[dict] = field(default_factory=list)  # the trace: events, and decisions (type "decision")
+    embattled: list[str | None] = field(default_factory=list)  # per step: the area of the combat under way
+
+    @property
+    def events(self) -> list[dict]:
+        return [line for line in self.lines if line["type"] != DECISION]
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+    def state(self, step: int) -> GameState:
+        return pickle.loads(self.states[step])  # a fresh copy: the caller may change it
+
+    def orders_face_down(self, step: int) -> bool:
+        """Orders stay face down from the start of a Planning Phase until they are revealed (R13.1, R13.4)."""
+        if self.state(step).phase != "planning":
+            return False
+        for event in reversed(self.lines[:step]):
+            if event["type"] == REVEAL_EVENT:
+                return False
+            if event["type"] == "phase" and event["rule"] == PLANNING_RULE:
+                return True
+        return True  # a position that starts in the Planning Phase: nothing was revealed yet
+
+    def combat(self, step: int) -> dict | None:
+        """The combat under way at this step, with the attacking army: the engine keeps it off the board until
+        the combat ends (R16.4.2), so it is the marching house's units that left with the last march."""
+        area = self.embattled[step] if step < len(self.embattled) else None
+        if area is None:
+            return None
+        march = next((i for i in range(step - 1, -1, -1) if self.lines[i]["type"] == MARCH_EVENT), None)
+        start = next((i for i in range(step - 1, -1, -1) if self.lines[i]["type"] == COMBAT_EVENT), None)
+        if march is None or start is None:
+            return None
+        house = self.lines[march]["house"]
+        before, after, now = self.state(march), self.state(march + 1), self.state(step)
+        gone: list[str] = []
+        for kind in sorted({u[0] for army in before.units.values() for u in army["units"]}):
+            left = before.unit_count(house, kind) - after.unit_count(house, kind)
+            back = max(0, now.unit_count(house, kind) - after.unit_count(house, kind))  # it has advanced in
+            gone += [kind] * max(0, left - back)
+        if not gone:
+            return None
+        return {"area": area, "origin": self.lines[march]["area"], "attacker": self.lines[start]["attacker"],
+                "defender": self.lines[start]["defender"], "units": gone}
+
+    def check_step(self, step: int) -> int:
+        """The step asked for on the command line (negative: counted from the end), or a clear error."""
+        last = len(self.states) - 1
+        k = step if step >= 0 else last + 1 + step
+        if not 0 <= k <= last:
+            _fail(self.source, f"{self.source} has steps 0 to {last}; there is no step {step}",
+                  "step 0 is the position before the first event, step N the position at the N-th trace line "
+                  "(events and decisions)")
+        return k
+
+
+def _fail(where: str, message: str, hint: str | None = None) -> None:
+    diags = Diagnostics()
+    diags.error("bad-position", message, Span(where, 0, 0), hint)
+    raise MaesterError(diags)
+
+
+def snapshot(state: GameState) -> bytes:
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def record(game: Game, timeline: Timeline) -> None:
+    """Take a snapshot of the position now (step 0), at each event and at each decision.
+
+    The rules change the state and then emit the event that says so, so the snapshot taken as an event is
+    emitted is the position after it; a decision's snapshot is the position it is asked in. We wrap the
+    game's own `emit` and `answer` on this one instance (the engine stays unaware of the viewer).
+    """
+    emit, answer = game.emit, game.answer
+    timeline.states.append(snapshot(game.state))
+    timeline.embattled.append(game.embattled)
+
+    def recording_emit(type_: str, rule: str, text: str, **data) -> dict:
+        event = emit(type_, rule, text, **data)
+        timeline.states.append(snapshot(game.state))
+        timeline.embattled.append(game.embattled)
+        timeline.lines.append(event)
+        return event
+
+    def recording_answer(value) -> None:
+        d = game.decision
+        if d is not None and d.is_legal(value):
+            for_ = d.info.get("for")
+            timeline.states.append(snapshot(game.state))
+            timeline.embattled.append(game.embattled)
+            timeline.lines.append({"type": DECISION, "n": d.number, "round": game.state.round,
+                                   "phase": game.state.phase, "rule": d.rule, "house": d.house, "for": for_,
+                                   "kind": d.kind, "prompt": d.prompt, "answer": value,
+                                   "area": d.info.get("area") if isinstance(d.info.get("area"), str) else None})
+        answer(value)
+
+    game.emit = recording_emit  # type: ignore[method-assign]
+    game.answer = recording_answer  # type: ignore[method-assign]
+
+
+def _finish(game: Game, timeline: Timeline) -> Timeline:
+    assert len(timeline.states) == len(timeline.lines) + 1
+    timeline.states[-1] = snapshot(game.state)  # the last step: the end as the rules left it
+    timeline.embattled[-1] = game.embattled
+    return timeline
+
+
+def from_log(path: Path) -> Timeline:
+    """Replay a game log (its seed and answers) and keep every position on the way."""
+    from maester.interpreter.log import read_log
+
+    data = read_log(path)
+    rules = Rules.default(data.get("variant"))
+    game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})),
+                    start=False)
+    timeline = Timeline(rules, f"game {data['setup']}, seed {data['seed']}", str(path))
+    record(game, timeline)
+    game.start()
+    for i, answer in enumerate(data["answers"]):
+        try:
+            game.answer(answer)
+        except IllegalDecision as e:
+            _fail(str(path), f"decision {i} of the log ({answer!r}) is not legal when the log is replayed",
+                  e.diagnostics.items[0].message)
+    return _finish(game, timeline)
+
+
+def from_scenario(path: Path, variant: str | None = None) -> Timeline:
+    """Resolve a scenario as `maester explain` does and keep every position on the way."""
+    from maester.interpreter.scenario import Scenario, run_scenario
+
+    sc = Scenario.load(path)
+    rules = Rules.default(variant)
+    holder: dict[str, Timeline] = {}
+
+    def on_game(game: Game) -> None:
+        holder["t"] = Timeline(rules, f"scenario: {sc.name}", str(path))
+        record(game, holder["t"])
+
+    result = run_scenario(rules, sc, on_game=on_game)
+    return _finish(result.game, holder["t"])
+
+
+def from_state(path: Path, variant: str | None = None) -> Timeline:
+    """A saved position: a state JSON (as `GameState.to_json()` writes it, or `{"state": {...}}`)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        _fail(str(path), f"{path}: no such file")
+    except json.JSONDecodeError as e:
+        diags = Diagnostics()
+        diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
+        raise MaesterError(diags) from None
+    if isinstance(data, dict) and isinstance(data.get("state"), dict):
+        data = data["state"]
+    if not isinstance(data, dict) or not {"board", "units", "houses", "tracks"} <= set(data):
+        _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
+              "render takes a state JSON, a log from `maester play --log` or a scenario YAML")
+    try:
+        state = GameState.from_json(data)
+    except TypeError as e:
+        _fail(str(path), f"{path} is not a game state of this version: {e}")
+    rules = Rules.default(variant)
+    if state.board not in rules.bundle["boards"] or state.setup not in rules.bundle["setups"]:
+        _fail(str(path), f"{path}: board '{state.board}' or setup '{state.setup}' is not in the content")
+    return Timeline(rules, f"position of {state.setup}", str(path), [snapshot(state)])
+
+
+def load(path: Path, variant: str | None = None) -> Timeline:
+    """Whatever the file is: a scenario (YAML), a game log or a state (JSON)."""
+    if path.is_dir():
+        _fail(str(path), f"{path} is a folder", "give one file: a state JSON, a game log or a scenario YAML")
+    if path.suffix in (".yaml", ".yml"):
+        return from_scenario(path, variant)
+    try:
+        head = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        _fail(str(path), f"{path}: no such file")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
+              "give a state JSON, a log from `maester play --log` or a scenario YAML (.yaml)")
+    if isinstance(head, dict) and head.get("format") == "maester-game-log":
+        return from_log(path)
+    return from_state(path, variant)

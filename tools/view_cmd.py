@@ -1,0 +1,38 @@
+"""`maester view`: a game log or a scenario as one self-contained HTML page to step through."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from maester.tools.render_cmd import VIEWER_HELP, parse_viewer
+
+
+def register(app: typer.Typer) -> None:
+    from maester.tools.cli import friendly, out
+
+    @app.command()
+    @friendly
+    def view(
+        source: Annotated[Path, typer.Argument(help="A game log (`maester play --log`), a scenario YAML or a "
+                                                    "state JSON.")],
+        output: Annotated[Path | None, typer.Option("-o", "--output", help="The HTML file to write "
+                                                    "(default: SOURCE's name with .html, here).")] = None,
+        viewer: Annotated[str, typer.Option("--viewer", help=VIEWER_HELP)] = "all",
+        variant: Annotated[str | None, typer.Option("--variant", help="A content variant (states and "
+                                                    "scenarios; a log names its own).")] = None,
+    ) -> None:
+        """Write one HTML file (works offline) showing the board at every step beside the trace: arrows, a
+        slider, jumps to combats and rounds."""
+        from maester.tools.position import load
+        from maester.tools.view import view_html
+
+        target = output or Path(source.stem + ".html")
+        timeline = load(source, variant)
+        who = parse_viewer(viewer, list(timeline.state(0).houses), str(source))
+        html = view_html(timeline, who)
+        target.write_text(html, encoding="utf-8")
+        out.print(f"wrote {target}: {len(timeline)} steps, {len(timeline.lines)} trace lines "
+                  f"({len(html) // 1024} KiB)", markup=False)
