@@ -66,7 +66,7 @@ class ActionTable:
         kinds = sorted(rules.unit_kinds)
         max_int = max([rules.house(h)["power_tokens"] for h in houses] + [MAX_UNIT_INDEX])
         words = answer_words() | set(houses) | set(areas) | set(orders) | set(kinds)
-        for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards", "tracks",
+        for section in ("house_cards", "loans", "wildling_cards", "westeros_cards", "tides_cards", "tracks", "decks",
                         "unit_kinds", "orders"):
             words |= set(rules.bundle.get(section) or {})
         for game in rules.bundle["games"].values():  # deck names (`i`..`iv`) a card may make a house choose

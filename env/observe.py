@@ -177,7 +177,7 @@ class Encoder:
         self.orders = sorted(rules.bundle["orders"])
         self.tracks = list(game["tracks"])
         self.cards = sorted(rules.bundle["house_cards"])
-        self.wildlings = sorted(rules.wildling_cards)
+        self.wildlings = sorted(rules.bundle.get("wildling_cards") or {})
         self.decks = list(setup.get("westeros_decks") or game["westeros_decks"])
         H, K, O = len(self.houses), len(self.kinds), len(self.orders)  # noqa: N806, E741 - sizes
         self.area_width = (H + 1) + K + 1 + (O + 2) + (H + 1) + 4
