@@ -4,6 +4,8 @@ Starts one local Ray cluster with 2 CPUs, warms both workers (each imports maest
 bundle once), then plays the same games (same specs, seeds `--seed`..) with at most 1 and then at most 2
 games running at once, and prints games/s of each and their ratio (goal >= 1.8x on a 2-core machine). The
 two runs must return identical records (the same games), which is checked. Ray's start-up is not timed.
+As a control, the same games are also played by one and by two plain processes (multiprocessing, no Ray):
+that ratio is what the machine allows at the moment (on a shared machine it can be far below 2).
 
     python benchmarks/bench_ray.py                   # 16 heuristic base-3p games per side
     python benchmarks/bench_ray.py --games 40 --setup base-6p --agents random
@@ -25,6 +27,28 @@ def parse_args(argv):
     p.add_argument("--rounds", type=int, default=None, help="end games after this round")
     p.add_argument("--batch", type=int, default=2, help="games per Ray task (default 2: less per-task overhead)")
     return p.parse_args(argv)
+
+
+def _play_slice(specs: list) -> list[dict]:
+    from maester.env.simulate import play_game
+
+    return [play_game(s) for s in specs]
+
+
+def plain_processes(specs: list) -> tuple[float, float]:
+    """Games/s of the same games in one process and split over two (the machine's ceiling, no Ray)."""
+    import multiprocessing as mp
+
+    _play_slice(specs[:1])
+    t0 = time.perf_counter()
+    _play_slice(specs)
+    one = len(specs) / (time.perf_counter() - t0)
+    with mp.get_context("spawn").Pool(2) as pool:
+        pool.map(_play_slice, [specs[:1], specs[1:2]])  # warm both processes
+        t0 = time.perf_counter()
+        pool.map(_play_slice, [specs[0::2], specs[1::2]])
+        two = len(specs) / (time.perf_counter() - t0)
+    return one, two
 
 
 def main(argv=None) -> dict:
@@ -51,11 +75,15 @@ def main(argv=None) -> dict:
             ray.shutdown()
     if records[1] != records[2]:
         raise SystemExit("1 and 2 workers played different games")
+    one, two = plain_processes(specs)
     result = {"games": args.games, "setup": args.setup, "one_worker_games_per_s": timed[1],
-              "two_workers_games_per_s": timed[2], "ratio": timed[2] / timed[1]}
+              "two_workers_games_per_s": timed[2], "ratio": timed[2] / timed[1],
+              "plain_one_games_per_s": one, "plain_two_games_per_s": two, "plain_ratio": two / one}
     print(f"{args.games} {args.agents} {args.setup} games per side, identical results on both")
     print(f"  1 Ray worker:  {timed[1]:7.2f} games/s")
     print(f"  2 Ray workers: {timed[2]:7.2f} games/s   ratio {result['ratio']:.2f}x (goal >= 1.8x)")
+    print(f"  control, no Ray: 1 process {one:.2f}, 2 processes {two:.2f} games/s: ratio {result['plain_ratio']:.2f}x "
+          "(what the machine allows now)")
     return result
 
 

@@ -90,3 +90,4 @@ def test_bench_ray_runs_on_two_workers(capsys):
     result = load("bench_ray").main(["--games", "2", "--rounds", "1", "--agents", "random"])
     out = capsys.readouterr().out
     assert "2 Ray workers" in out and "identical results" in out and result["ratio"] > 0
+    assert "control, no Ray" in out and result["plain_ratio"] > 0
