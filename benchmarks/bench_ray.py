@@ -29,25 +29,23 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def _play_slice(specs: list) -> list[dict]:
-    from maester.env.simulate import play_game
-
-    return [play_game(s) for s in specs]
-
-
 def plain_processes(specs: list) -> tuple[float, float]:
     """Games/s of the same games in one process and split over two (the machine's ceiling, no Ray)."""
     import multiprocessing as mp
+    from dataclasses import asdict
 
-    _play_slice(specs[:1])
+    from maester.env.simulate import play_batch  # an importable function: spawned processes must find it
+
+    docs = [asdict(s) for s in specs]
+    play_batch(docs[:1])
     t0 = time.perf_counter()
-    _play_slice(specs)
-    one = len(specs) / (time.perf_counter() - t0)
+    play_batch(docs)
+    one = len(docs) / (time.perf_counter() - t0)
     with mp.get_context("spawn").Pool(2) as pool:
-        pool.map(_play_slice, [specs[:1], specs[1:2]])  # warm both processes
+        pool.map(play_batch, [docs[:1], docs[1:2]])  # warm both processes
         t0 = time.perf_counter()
-        pool.map(_play_slice, [specs[0::2], specs[1::2]])
-        two = len(specs) / (time.perf_counter() - t0)
+        pool.map(play_batch, [docs[0::2], docs[1::2]])
+        two = len(docs) / (time.perf_counter() - t0)
     return one, two
 
 

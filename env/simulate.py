@@ -86,7 +86,8 @@ def play_game(spec: GameSpec) -> dict:
     }
 
 
-def _play_batch(specs: list[dict]) -> list[dict]:
+def play_batch(specs: list[dict]) -> list[dict]:
+    """Play the games of `GameSpec` fields given as dicts (what a Ray task or a spawned process receives)."""
     return [play_game(GameSpec(**s)) for s in specs]
 
 
@@ -107,7 +108,7 @@ def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = Non
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
         started = True
     try:
-        remote = ray.remote(num_cpus=1)(_play_batch)
+        remote = ray.remote(num_cpus=1)(play_batch)
         chunks = [specs[i:i + batch] for i in range(0, len(specs), batch)][::-1]
         limit = in_flight or max(1, int(ray.cluster_resources().get("CPU", workers)))
         pending: dict = {}
