@@ -58,6 +58,7 @@ class Options:
     tides_of_battle: bool = False  # on if the rules set says so, or if asked for (`--tides-of-battle`)
     max_decisions: int = 1_000_000  # a safety net for runaway agents
     stop_after: str | None = None  # PHASE_STOPS, ACTION_STOPS or "combat N": end the run there (scenarios)
+    rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
 
 
 _RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (Mother of Dragons)
@@ -282,7 +283,7 @@ class Game:
                 self._setup()
                 yield from self.setup_hooks()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
-            max_rounds = self.game_rec["max_rounds"]
+            max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
                 if st.phase == "westeros":
                     self._checkpoint()

@@ -73,3 +73,21 @@ def test_bench_clone_runs(rules, capsys):
     assert "clone/json" in out and "resume/json" in out
     row = result["base-3p"]
     assert row["positions"] > 0 and row["clone_us"] > 0 and math.isfinite(row["clone_ratio"])
+
+
+def test_bench_env_runs_with_the_release_beside_it(rules, capsys):
+    pytest.importorskip("pettingzoo")
+    result = load("bench_env").main(["--games", "1", "--repeats", "1"], rules=rules)
+    out = capsys.readouterr().out
+    assert "env.step" in out and "goal <= 1.3x" in out and result["decisions"] > 0
+    assert result["step_ratio"] > 0 and result["observe_ratio"] > 0
+    if "release" in result:  # the release commit is in the clone: both engines played
+        assert result["release"]["now_games_per_s"] > 0 and result["release"]["release_games_per_s"] > 0
+
+
+def test_bench_ray_runs_on_two_workers(capsys):
+    pytest.importorskip("ray")
+    result = load("bench_ray").main(["--games", "2", "--rounds", "1", "--agents", "random"])
+    out = capsys.readouterr().out
+    assert "2 Ray workers" in out and "identical results" in out and result["ratio"] > 0
+    assert "control, no Ray" in out and result["plain_ratio"] > 0

@@ -1075,11 +1075,19 @@ def lsp() -> None:
 
 # ---- commands of their own modules: one line each, `from maester.tools import x_cmd; x_cmd.register(app)`.
 # A module's commands get --json, the JSON envelope and the exit codes from `cli_support.command` (docs/cli.md).
-from maester.tools import fmt_cmd, render_cmd, view_cmd  # noqa: E402
+from maester.tools import (  # noqa: E402  (commands in their own modules register themselves)
+    fmt_cmd,
+    render_cmd,
+    simulate_cmd,
+    tournament_cmd,
+    view_cmd,
+)
 
 fmt_cmd.register(app)
 render_cmd.register(app)
 view_cmd.register(app)
+simulate_cmd.register(app)
+tournament_cmd.register(app)
 
 
 def main() -> None:

@@ -282,3 +282,20 @@ def relabel(diags: Iterable[Diagnostic], roots: Iterable[Path]) -> list[Diagnost
                     break
         fixed.append(d)
     return fixed
+
+
+def friendly(fn: Callable) -> Callable:
+    """A plain command body (no `Run`): maester errors become located diagnostics on stderr and exit 1."""
+
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except MaesterError as e:
+            for d in e.diagnostics:
+                print_diagnostic(d)
+            n = len(e.diagnostics.errors)
+            err.print(f"{plural(n, 'error')}; nothing was written.", style="bold red")
+            raise typer.Exit(EXIT_PROBLEM) from None
+
+    return wrapper

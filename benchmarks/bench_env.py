@@ -1,0 +1,189 @@
+"""The environment's step overhead against the engine, and engine speed against a previous release.
+
+Measured side by side in one run, and printed as ratios:
+
+1. **env step / engine**: the same random games (same seeds, same choices) played by calling the engine
+   directly (`game.answer(option)`) and through `maester_v0` (`env.step(action id)` after reading the action
+   mask, the way an agent must); also with a full observation (`env.last()`) at every step.
+2. **engine now / engine at RELEASE**: complete random games per second of this checkout and of the release
+   commit (default c664a6b) checked out beside it in a temporary git worktree, each run in a fresh child
+   process, alternating, best of `--repeats`.
+
+    python benchmarks/bench_env.py                       # 20 games of base-3p, release c664a6b
+    python benchmarks/bench_env.py --games 50 --setup base-6p --no-release
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RELEASE = "c664a6b"
+PACKAGE_DIRS = ("dsl", "interpreter", "tools", "content", "schemas")
+
+# Run in a child process: import `maester` from the tree given in argv (never the installed one) and time
+# complete random games of the engine. The same code runs for this checkout and for the release.
+CHILD = r"""
+import json, sys, time
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
+sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(h, "__module__", "")]
+sys.path.insert(0, sys.argv[1])
+for name in [m for m in sys.modules if m == "maester" or m.startswith("maester.")]:
+    del sys.modules[name]
+import maester.interpreter.game as gm
+assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
+from maester.interpreter.agents import agents_for
+from maester.interpreter.mod import new_game
+from maester.interpreter.rules import Rules
+rules = Rules.default()
+setup, first, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+t0 = time.perf_counter()
+decisions = 0
+for seed in range(first, first + n):
+    g = new_game(rules, setup, seed=seed)
+    agents = agents_for(g.state.houses, "random", seed=seed)
+    while g.decision is not None:
+        g.answer(agents[g.decision.house].act(g, g.decision))
+    decisions += len(g.answers)
+print(json.dumps({"games_per_s": n / (time.perf_counter() - t0), "decisions": decisions, "file": gm.__file__}))
+"""
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=20, help="games per measurement (default 20)")
+    p.add_argument("--setup", default="base-3p", help="setup id (default base-3p)")
+    p.add_argument("--seed", type=int, default=0, help="first seed")
+    p.add_argument("--repeats", type=int, default=3, help="alternating runs of each loop, best kept (default 3)")
+    p.add_argument("--release", default=RELEASE, help=f"the commit to compare the engine with (default {RELEASE})")
+    p.add_argument("--no-release", action="store_true", help="skip the comparison with the release")
+    return p.parse_args(argv)
+
+
+def _choices(seed: int):
+    from maester.interpreter.rng import Rng, seed_state
+
+    holder = type("Holder", (), {})()
+    holder.rng = seed_state(seed)
+    return Rng(holder)
+
+
+def engine_loop(rules, setup: str, seeds: range) -> tuple[float, int]:
+    from maester.env.position import make_game
+
+    t0, n = time.perf_counter(), 0
+    for seed in seeds:
+        g, pick = make_game(rules, setup, seed), _choices(seed)
+        while g.decision is not None:
+            opts = g.decision.options
+            g.answer(opts[pick.below(len(opts))])
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int]:
+    from maester.env import maester_v0
+
+    env = maester_v0.env(setup=setup, rules=rules)
+    table = env.action_table
+    t0, n = time.perf_counter(), 0
+    for seed in seeds:
+        env.reset(seed=seed)
+        pick = _choices(seed)
+        while not env.game.over:
+            agent = env.agent_selection
+            mask = env.last()[0]["action_mask"] if observe else env.action_mask(agent)
+            # the engine's option order, so both loops make the very same choices
+            opts = env.game.decision.options
+            action = table.id_of(opts[pick.below(len(opts))])
+            if not mask[action]:
+                raise SystemExit(f"the mask misses a legal answer ({opts})")
+            env.step(action)
+            n += 1
+    return time.perf_counter() - t0, n
+
+
+def _shim(tree: Path, into: Path) -> Path:
+    """A folder where `maester.<x>` is `tree/<x>` (the layout pyproject maps at install time)."""
+    pkg = into / "maester"
+    pkg.mkdir(parents=True)
+    for d in PACKAGE_DIRS:
+        (pkg / d).symlink_to(tree / d, target_is_directory=True)
+    return into
+
+
+def child_games_per_s(shim: Path, setup: str, seed: int, games: int) -> dict:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(shim), setup, str(seed), str(games)], check=True,
+                         capture_output=True, text=True, cwd=shim, env={**os.environ, "PYTHONHASHSEED": "0"})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def release_comparison(args) -> dict:
+    with tempfile.TemporaryDirectory(prefix="maester-bench-") as tmp:
+        tmp = Path(tmp)
+        old_tree = tmp / "release"
+        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(old_tree), args.release],
+                       check=True, capture_output=True)
+        try:
+            now_shim, old_shim = _shim(REPO, tmp / "now"), _shim(old_tree, tmp / "old")
+            now, old = [], []
+            for _ in range(args.repeats):  # alternate, so a busy moment hurts both sides alike
+                now.append(child_games_per_s(now_shim, args.setup, args.seed, args.games))
+                old.append(child_games_per_s(old_shim, args.setup, args.seed, args.games))
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old_tree)],
+                           check=False, capture_output=True)
+    best_now, best_old = max(r["games_per_s"] for r in now), max(r["games_per_s"] for r in old)
+    return {"release": args.release, "now_games_per_s": best_now, "release_games_per_s": best_old,
+            "ratio": best_now / best_old, "same_decisions": now[0]["decisions"] == old[0]["decisions"]}
+
+
+def main(argv=None, rules=None) -> dict:
+    args = parse_args(argv)
+    from maester.env.position import rules_for
+
+    rules = rules or rules_for(None)
+    seeds = range(args.seed, args.seed + args.games)
+    engine_loop(rules, args.setup, range(args.seed, args.seed + 1))  # warm caches on both sides
+    env_loop(rules, args.setup, range(args.seed, args.seed + 1), False)
+    runs: dict[str, list] = {"engine": [], "step": [], "observe": []}
+    for _ in range(args.repeats):  # alternate the loops, keep each one's best: a busy moment hurts all alike
+        runs["engine"].append(engine_loop(rules, args.setup, seeds))
+        runs["step"].append(env_loop(rules, args.setup, seeds, observe=False))
+        runs["observe"].append(env_loop(rules, args.setup, seeds, observe=True))
+    (eng_s, n), (step_s, n2), (obs_s, n3) = (min(runs[k]) for k in ("engine", "step", "observe"))
+    if not n == n2 == n3:
+        raise SystemExit(f"the loops played different games ({n}, {n2}, {n3} decisions)")
+    result = {"setup": args.setup, "games": args.games, "decisions": n,
+              "engine_us_per_decision": 1e6 * eng_s / n, "env_us_per_step": 1e6 * step_s / n,
+              "env_observe_us_per_step": 1e6 * obs_s / n,
+              "step_ratio": step_s / eng_s, "observe_ratio": obs_s / eng_s}
+    print(f"{args.games} random {args.setup} games, {n} decisions, the same choices in every loop "
+          f"(best of {args.repeats})")
+    print(f"  engine directly:          {result['engine_us_per_decision']:8.1f} us/decision")
+    print(f"  env.step (+ action mask): {result['env_us_per_step']:8.1f} us/step   "
+          f"ratio {result['step_ratio']:.2f}x (goal <= 1.3x)")
+    print(f"  env.step + env.last():    {result['env_observe_us_per_step']:8.1f} us/step   "
+          f"ratio {result['observe_ratio']:.2f}x (a full observation vector every step)")
+    known = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{args.release}^{{commit}}"],
+                           capture_output=True).returncode == 0
+    if not args.no_release and not known:
+        print(f"  engine against the release: commit {args.release} is not in this clone (a shallow clone?): skipped")
+    elif not args.no_release:
+        rel = release_comparison(args)
+        result["release"] = rel
+        print(f"  engine games/s: now {rel['now_games_per_s']:.1f}, release {rel['release']} "
+              f"{rel['release_games_per_s']:.1f}: ratio {rel['ratio']:.2f}x"
+              f"{'' if rel['same_decisions'] else ' (the release plays other games: rules changed since)'}")
+    return result
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

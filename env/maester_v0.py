@@ -1,0 +1,208 @@
+"""`maester_v0`: A Game of Thrones: The Board Game as a PettingZoo AEC environment.
+
+    from maester.env import maester_v0
+    env = maester_v0.env(setup="base-3p", rounds=3)
+    env.reset(seed=1)
+    for house in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(house).sample(obs["action_mask"])
+        env.step(action)
+
+Agents
+    The player houses of the game (`possible_agents`: every house of the setup, sorted; `agents`: the ones
+    played after `reset`, vassals excluded). The agent to act is the house the engine asks (a vassal's
+    commander answers for it). All agents stay until the game ends.
+
+Actions
+    `Discrete(n)`, the same for every agent: the action table of the setup (`env.action_table`, see
+    `maester.env.actions`), built from the bundle: id <-> answer value (`table.answer(id)`,
+    `table.id_of(value)`). `action_mask` marks the legal answers of the pending decision for the house
+    that decides (all zeros for the others). An illegal action raises `IllegalDecision` and changes nothing.
+
+Observations
+    `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
+    is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`), the house's
+    information set only: others' orders face down until revealed, bids hidden until revealed, the
+    opponent's house card until both are chosen, deck orders never, the top wildling card only to the
+    house that looked. `env.view(house)` returns the same information as a plain dict.
+
+Rewards
+    0 until the end; then +1 for the winner and -1/(n-1) for every other player (zero-sum).
+
+Options
+    `setup` (a setup id of the bundle, default `base-3p`), `variant` (a content variant), `rounds`
+    (a shorter game: end after this round, R26.2), `tides_of_battle`, `render_mode` (`"ansi"` returns the
+    text, `"human"` prints it).
+
+Versions
+    v0 (maester 0.1): first version. A change of the action table's shape, the encoding's layout or the
+    rewards makes a new version (`maester_v1`); a new card or area changes the table of the bundle that
+    has it (`env.action_table.digest` tells).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.interpreter.decisions import IllegalDecision
+
+from .actions import ActionTable
+from .observe import Encoder, lean_view, view
+from .position import make_game, player_houses, returns, rules_for
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs) -> raw_env:
+    """The environment (unwrapped: it checks its actions itself)."""
+    return raw_env(**kwargs)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    metadata = {"name": "maester_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, setup: str = "base-3p", variant: str | None = None, rounds: int | None = None,
+                 tides_of_battle: bool = False, render_mode: str | None = None, rules=None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            diags = Diagnostics()
+            diags.error("bad-render-mode", f"render_mode {render_mode!r} is not supported", None,
+                        "use 'ansi' or 'human'")
+            raise MaesterError(diags)
+        self.rules = rules or rules_for(variant)
+        self.rules.setup(setup)  # an unknown setup fails here, readably
+        self.setup, self.rounds, self.tides_of_battle = setup, rounds, tides_of_battle
+        self.render_mode = render_mode
+        self.action_table = ActionTable(self.rules, setup)
+        self.encoder = Encoder(self.rules, setup)
+        self.possible_agents = sorted(self.rules.setup(setup)["houses"])
+        n = len(self.action_table)
+        self._action_space = spaces.Discrete(n)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (n,), np.int8),
+        })
+        self._next_seed = 0
+        self.game = None
+
+    # spaces are fixed objects: the API test checks they are the same object at every call
+    @functools.cache  # noqa: B019 - one env, a handful of agents
+    def observation_space(self, agent):
+        return self._observation_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent):
+        return self._action_space
+
+    # ---- the AEC protocol ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._next_seed = int(seed)
+        game_seed, self._next_seed = self._next_seed, self._next_seed + 1  # a reset without a seed: the next one
+        self.game = make_game(self.rules, self.setup, game_seed, self.rounds, self.tides_of_battle,
+                              (options or {}).get("houses"))
+        self.agents = player_houses(self.game)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._mask_cache: tuple[int, np.ndarray] | None = None
+        self._select()
+
+    def _select(self) -> None:
+        d = self.game.decision
+        if d is not None:
+            if d.house not in self.terminations:  # a decision for a house nobody plays: a rules bug, said plainly
+                raise AssertionError(f"decision #{d.number} ({d.kind}) is for {d.house}, not a player house")
+            self.agent_selection = d.house
+        else:
+            self.agent_selection = self.agents[0] if self.agents else None
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            if self.agents:
+                self._select_dead_or_first()
+            return
+        d = self.game.decision
+        values = self.action_table.values
+        value = values[action] if 0 <= action < len(values) else action
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self.game.answer(value)  # checks the answer against the legal ones before anything changes
+        except IllegalDecision:
+            raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now") from None
+        if self.game.over:
+            for a, r in returns(self.game).items():
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self._accumulate_rewards()
+        self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def _select_dead_or_first(self) -> None:
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        self.agent_selection = dead[0] if dead else self.agents[0]
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        d = self.game.decision
+        if d is None or d.house != agent:
+            return np.zeros(len(self.action_table), dtype=np.int8)
+        if self._mask_cache is None or self._mask_cache[0] != d.number:
+            mask = np.zeros(len(self.action_table), dtype=np.int8)
+            mask[self.action_table.ids_of(d.options, d)] = 1
+            mask.flags.writeable = False  # shared by the calls of one step: read-only, never copied
+            self._mask_cache = (d.number, mask)
+        return self._mask_cache[1]
+
+    def observe(self, agent: str) -> dict:
+        return {"observation": self.encoder.encode(lean_view(self.game, agent)),
+                "action_mask": self.action_mask(agent)}
+
+    def view(self, agent: str) -> dict:
+        """What `agent` may know, as a plain dict (`maester.env.observe.view`)."""
+        return view(self.game, agent)
+
+    def state(self) -> np.ndarray:
+        raise NotImplementedError("maester_v0 has no global state vector: use env.game.state (the full position)")
+
+    # ---- text ----------------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.game is None:
+            return None
+        text = render_text(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.game = None
+
+
+def render_text(game) -> str:
+    """The position in a few lines: round, phase, tracks, houses, armies, and what is asked."""
+    st = game.state
+    lines = [f"round {st.round}, {st.phase} phase, wildling threat {st.wildling_threat}"]
+    for track, order in st.tracks.items():
+        lines.append(f"  {track}: {', '.join(order)}")
+    points = game.victory_table()
+    for h in sorted(st.houses):
+        hs = st.houses[h]
+        armies = ", ".join(f"{a} ({' '.join(u[0] for u in army['units'])})"
+                           for a, army in sorted(st.units.items()) if army["house"] == h)
+        lines.append(f"  {h}: {points.get(h, 0)} castles, power {hs.power}, supply {hs.supply}; {armies or 'no units'}")
+    d = game.decision
+    if d is not None:
+        lines.append(f"  asks {d.house}: {d.prompt} ({len(d.options)} options)")
+    elif st.winner:
+        lines.append(f"  {st.winner} wins: {st.end_reason}")
+    return "\n".join(lines)

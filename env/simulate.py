@@ -1,0 +1,139 @@
+"""Many games at once: game specs, one game played to a record, and a batch run on Ray.
+
+A game is fully described by its `GameSpec` (setup, variant, seed, rounds, which agent plays which house),
+and the agents' seeds are derived from the game's seed, so a spec always plays the same game wherever and
+whenever it runs: results do not depend on the number of workers or on the order games finish in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError
+
+AGENT_KINDS = ("random", "heuristic", "search")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int  # position in the batch (results come back in this order)
+    setup: str
+    seed: int
+    agents: dict[str, str] = field(default_factory=dict)  # house -> agent kind; others: `default`
+    default: str = "random"
+    variant: str | None = None
+    rounds: int | None = None
+    tides_of_battle: bool = False
+    search_samples: int = 3
+    search_candidates: int = 4
+
+
+def make_agent(kind: str, seed: int, spec: GameSpec):
+    from maester.interpreter.agents import HeuristicAgent, RandomAgent
+
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "heuristic":
+        return HeuristicAgent(seed)
+    if kind == "search":
+        from .search import SearchAgent
+
+        return SearchAgent(seed, samples=spec.search_samples, candidates=spec.search_candidates)
+    raise AssertionError(f"unknown agent kind {kind!r}")  # specs are checked by `parse_agents`
+
+
+def parse_agents(text: str, houses: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """`heuristic` or `stark=search,lannister=random` (others: the plain kind given, else random)."""
+    houses = list(houses)
+    default, per = "random", {}
+    diags = Diagnostics()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" in part:
+            house, kind = (x.strip() for x in part.split("=", 1))
+            if house not in houses:
+                diags.error("unknown-house", f"'{house}' is not a house of this setup", None,
+                            "houses: " + ", ".join(houses))
+            per[house] = kind
+        else:
+            default = part
+    for kind in [default, *per.values()]:
+        if kind not in AGENT_KINDS:
+            diags.error("unknown-agent", f"unknown agent kind '{kind}'", None, "use " + ", ".join(AGENT_KINDS))
+    if diags.errors:
+        raise MaesterError(diags)
+    return default, per
+
+
+def play_game(spec: GameSpec) -> dict:
+    """Play one game to its end; the record a results table holds."""
+    from .position import make_game, player_houses, rules_for
+
+    game = make_game(rules_for(spec.variant), spec.setup, spec.seed, spec.rounds, spec.tides_of_battle)
+    houses = sorted(game.state.houses)
+    kinds = {h: spec.agents.get(h, spec.default) for h in houses}
+    crew = {h: make_agent(kinds[h], spec.seed * 1009 + i, spec) for i, h in enumerate(houses)}
+    game.play(crew)
+    st = game.state
+    players = player_houses(game)
+    return {
+        "index": spec.index, "setup": spec.setup, "variant": spec.variant, "seed": spec.seed,
+        "winner": st.winner, "winner_agent": kinds.get(st.winner) if st.winner else None, "reason": st.end_reason,
+        "rounds": st.round, "decisions": len(game.answers), "events": game.event_count,
+        "combats": sum(1 for e in game.events if e["type"] == "combat"),
+        "agents": {h: kinds[h] for h in players}, "castles": {h: game.victory_points(h) for h in players},
+        "state_hash": st.hash(),
+    }
+
+
+def play_batch(specs: list[dict]) -> list[dict]:
+    """Play the games of `GameSpec` fields given as dicts (what a Ray task or a spawned process receives)."""
+    return [play_game(GameSpec(**s)) for s in specs]
+
+
+def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = None,
+              progress: Callable[[int], None] | None = None, batch: int = 1,
+              in_flight: int | None = None) -> list[dict]:
+    """Play every spec on Ray: a local cluster of `workers` CPUs, or the cluster at `address` (or the one
+    this process already joined). Records come back in spec order; `progress(n)` is called as games finish.
+    `in_flight` caps the batches running at once (default: the cluster's CPUs)."""
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        env = {"env_vars": {"PYTHONHASHSEED": "0"}}
+        if address:
+            ray.init(address=address, runtime_env=env, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(play_batch)
+        chunks = [specs[i:i + batch] for i in range(0, len(specs), batch)][::-1]
+        limit = in_flight or max(1, int(ray.cluster_resources().get("CPU", workers)))
+        pending: dict = {}
+        records: list[dict] = []
+        while chunks or pending:
+            while chunks and len(pending) < limit:
+                chunk = chunks.pop()
+                pending[remote.remote([asdict(s) for s in chunk])] = len(chunk)
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                records.extend(ray.get(ref))
+                n = pending.pop(ref)
+                if progress:
+                    progress(n)
+        return sorted(records, key=lambda r: r["index"])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_local(specs: list[GameSpec], progress: Callable[[int], None] | None = None) -> list[dict]:
+    """The same games in this process (no Ray): for comparisons and tiny runs."""
+    out = []
+    for s in specs:
+        out.append(play_game(s))
+        if progress:
+            progress(1)
+    return out

@@ -1,0 +1,92 @@
+"""maester simulate (on a real local Ray cluster), maester tournament, the search agent and its determinizations."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("ray")
+
+from maester.env.position import make_game, rules_for  # noqa: E402
+from maester.env.search import SearchAgent, determinize  # noqa: E402
+from maester.env.stats import wilson  # noqa: E402
+from maester.interpreter.agents import HeuristicAgent  # noqa: E402
+from maester.interpreter.rng import Rng  # noqa: E402
+from maester.tools.cli import app  # noqa: E402
+
+runner = CliRunner()
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson(20, 30)
+    assert round(lo, 3) == 0.488 and round(hi, 3) == 0.808
+    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 3) == 0.278
+
+
+def test_simulate_on_two_ray_workers_gives_the_games_of_one_process(tmp_path):
+    args = ["simulate", "-n", "4", "--rounds", "1", "--seed", "11", "--agents", "heuristic,stark=random"]
+    ray_run = runner.invoke(app, [*args, "--workers", "2", "-o", str(tmp_path / "ray")])
+    assert ray_run.exit_code == 0, ray_run.output
+    local = runner.invoke(app, [*args, "--workers", "0", "-o", str(tmp_path / "local"), "--format", "csv"])
+    assert local.exit_code == 0, local.output
+    on_ray = json.loads((tmp_path / "ray" / "games.json").read_text())
+    assert on_ray == json.loads((tmp_path / "local" / "games.json").read_text())
+    assert [g["seed"] for g in on_ray] == [11, 12, 13, 14]
+    assert all(g["agents"]["stark"] == "random" and g["agents"]["lannister"] == "heuristic" for g in on_ray)
+    assert all(g["rounds"] == 1 and g["winner"] in g["agents"] and g["decisions"] > 0 for g in on_ray)
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(tmp_path / "ray" / "games.parquet")
+    assert table.num_rows == 4 and table.column("seed").to_pylist() == [11, 12, 13, 14]
+    assert (tmp_path / "ray" / "summary.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "local" / "games.csv").read_text().startswith("index,setup,")
+    assert "win rate by house" in ray_run.output and "win rate by agent" in ray_run.output
+
+
+def test_simulate_refuses_bad_input_readably(tmp_path):
+    r = runner.invoke(app, ["simulate", "--setup", "nowhere", "--workers", "0", "-o", str(tmp_path)])
+    assert r.exit_code == 1 and "unknown setup 'nowhere'" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["simulate", "--agents", "clever", "--workers", "0", "-o", str(tmp_path)])
+    assert r.exit_code == 1 and "unknown agent kind 'clever'" in r.output
+    r = runner.invoke(app, ["simulate", "--variant", "targaryen-b", "--workers", "0", "-o", str(tmp_path)])
+    assert r.exit_code == 1 and "variant 'targaryen-b' is for the rules set 'mother-of-dragons'" in r.output
+    assert not (tmp_path / "games.json").exists()
+
+
+def test_tournament_prints_rates_intervals_and_verdicts():
+    r = runner.invoke(app, ["tournament", "--agents", "heuristic,random", "--games", "6", "--rounds", "1",
+                            "--workers", "0"])
+    assert r.exit_code == 0, r.output
+    assert "heuristic" in r.output and "random" in r.output and "95% interval" in r.output
+    assert any(v in r.output for v in ("heuristic beats random", "no significant difference", "random beats heuristic"))
+    bad = runner.invoke(app, ["tournament", "--agents", "search", "--workers", "0"])
+    assert bad.exit_code == 1 and "two or more" in bad.output
+
+
+def test_determinization_redraws_others_hidden_orders_and_keeps_mine():
+    game = make_game(rules_for(None), "base-3p", 5, rounds=2)
+    agents = {h: HeuristicAgent(i) for i, h in enumerate(sorted(game.state.houses))}
+    first = game.decision.house
+    while game.decision.house == first:
+        game.answer(agents[first].act(game, game.decision))
+    me = game.decision.house
+    truth = {a: o["order"] for a, o in game.state.orders.items()}
+    redrawn = set()
+    for k in range(8):
+        d = determinize(game, me, Rng(type("H", (), {"rng": 1000 + k})()))
+        assert d.decision.house == me and d.decision.kind == "place-order"
+        assert set(d.state.orders) == set(truth)  # the same areas hold face-down orders
+        redrawn |= {a for a, o in d.state.orders.items() if o["order"] != truth[a]}
+        assert d.state.decks != game.state.decks or not any(game.state.decks.values())
+    assert redrawn  # the first house's face-down orders are not what the searcher sees
+    assert game.state.orders and {a: o["order"] for a, o in game.state.orders.items()} == truth  # untouched
+
+
+def test_search_agent_answers_legally_and_deterministically():
+    game = make_game(rules_for(None), "base-3p", 3, rounds=1)
+    d = game.decision
+    a = SearchAgent(7, samples=1, candidates=2).act(game, d)
+    b = SearchAgent(7, samples=1, candidates=2).act(game, d)
+    assert a == b and d.is_legal(a)
