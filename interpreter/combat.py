@@ -40,6 +40,8 @@ class Combat:
     blank_cards: set[str] = field(default_factory=set)  # cards whose text is ignored in this combat
     protected: set[str] = field(default_factory=set)  # houses that lose no casualties
     skull_exposed: set[str] = field(default_factory=set)  # protected houses that still lose units to skulls
+    # house -> (card, "file:line:col") of the standing statement protecting it (the trace cites it)
+    protected_by: dict[str, tuple[str, str]] = field(default_factory=dict)
     unrouted: set[str] = field(default_factory=set)  # houses whose retreating units are not routed
     forced_retreat: set[str] = field(default_factory=set)  # winners whose units retreat as well
     keep_card: set[str] = field(default_factory=set)
@@ -231,14 +233,23 @@ class Combat:
         view = copy.deepcopy(self)
         for sc, st, args in found:
             sc.combat = view
+            before = set(view.protected)
             apply_call(g, st, sc, args)
+            for house in view.protected - before:
+                view.protected_by[house] = (sc.card or "", st.get("at", ""))
         return view
+
+    def emit_protected(self, g: Game, house: str, rule: str, text: str) -> None:
+        """The event of a loss prevented, citing the card statement that prevents it (issue: traces)."""
+        origin = self.standing_view(g).protected_by.get(house)
+        data = {"card": origin[0], "source": origin[1]} if origin and g.origin is None else {}
+        g.emit("protected", rule, text, house=house, **data)
 
     def destroy(self, g: Game, ref: str, rule: str, why: str, skull: bool = False) -> None:
         area, idx = parse_unit(ref)
         owner = self.attacker if area == ATTACK else g.state.house_in(area)
         if self.is_protected(g, owner, skull):
-            g.emit("protected", rule, f"{owner} loses no units in this combat", house=owner)
+            self.emit_protected(g, owner, rule, f"{owner} loses no units in this combat")
             return
         if area == ATTACK:
             if idx < len(self.attacking):
@@ -420,7 +431,7 @@ def _casualties(g: Game, c: Combat) -> Proc:
     if n <= 0:
         return
     if c.is_protected(g, c.loser):
-        g.emit("protected", "R21.2", f"{c.loser} loses no units as casualties", house=c.loser)
+        c.emit_protected(g, c.loser, "R21.2", f"{c.loser} loses no units as casualties")
         return
     for _ in range(n):
         units = _casualty_candidates(g, c, c.loser)

@@ -197,3 +197,15 @@ def test_a_card_removed_at_the_clean_up_cites_the_statement_that_removed_it(rule
     set_up = next(e for e in events if "will be removed" in e["text"])
     assert later["source"] == set_up["source"]
     assert later["n"] > set_up["n"]
+
+
+def test_a_loss_prevented_by_a_standing_card_cites_that_card_and_statement():
+    """The `protected` events come from combat, caused by a card's standing protection: they cite it."""
+    import json
+
+    from .conftest import REPO
+
+    vector = json.loads((REPO / "conformance" / "asos--eddard-stark-asos.json").read_text(encoding="utf-8"))
+    events = [e for e in vector["expected"]["events"] if e["type"] == "protected"]
+    assert events and all(e["card"] == "eddard-stark-asos" and e["source"].startswith("content/cards/asos/stark.mst:")
+                          for e in events)
