@@ -131,3 +131,22 @@ def test_maester_validate_bounds_the_power_pool(bundle, tmp_path):
     out = r.output + (r.stderr if r.stderr_bytes else "")
     assert "/setups/base-3p/power_tokens: 1000000000 is greater than the maximum of 100" in out
     assert "content/setups/base.mst:10:1" in out and "Traceback" not in out
+
+
+def test_check_refuses_what_play_would_refuse_also_as_a_variant_plays_it(bundle):
+    """`maester check` and `compile` run the load-time checks on the bundle and on each variant's bundle."""
+    from maester.dsl.diagnostics import Diagnostics
+    from maester.tools.cli import _check_playable
+
+    broken = copy.deepcopy(bundle)
+    card = next(c for c in broken["house_cards"].values() if c["set"] == "asos" and c["abilities"])
+    card["abilities"][0]["body"] = [{"node": "call", "do": "gain-power",
+                                     "args": {"house": {"node": "var", "var": "nobody"}, "amount": 1}}]
+    diags = Diagnostics()
+    _check_playable(broken, diags)
+    text = diags.format()
+    assert "the variable 'nobody' is not bound here" in text
+    assert "variant asos" in text or "variant asos-base" in text  # found as the variants that deal the card play
+    clean = Diagnostics()
+    _check_playable(bundle, clean)
+    assert not clean.errors

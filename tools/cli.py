@@ -218,12 +218,18 @@ def summary_table(s: dict) -> Table:
 @app.command()
 @command("check")
 def check(run: Run, paths: Paths = None, pack: Packs = None,
-          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False) -> None:
+          quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only problems.")] = False,
+          variant: Annotated[str | None, typer.Option("--variant", help="Show the content as this variant "
+                                                      "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
     from maester.dsl.lint import lint
+    from maester.interpreter.rules import apply_variant
 
     diags = Diagnostics()
-    bundle = compile_paths(_content(run, paths, pack), diags)
+    bundle = apply_variant(compile_paths(_content(run, paths, pack), diags), variant)
+    _check_playable(bundle, diags)
+    if diags.errors:
+        raise MaesterError(diags)
     lint(bundle, diags)
     run.report(diags)
     summary = bundle_summary(bundle)
@@ -232,6 +238,18 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
         run.say(summary_table(summary))
         run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
     run.finish()
+
+
+def _check_playable(bundle: dict, diags: Diagnostics) -> None:
+    """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
+    each of its variants plays it: content that `check` accepts never fails to load in `play`."""
+    from maester.interpreter.bundle_check import check_bundle
+    from maester.interpreter.rules import apply_variant
+
+    check_bundle(bundle, diags)
+    if bundle.get("applied_variant") is None:
+        for v in sorted(bundle.get("variants") or {}):
+            check_bundle(apply_variant(bundle, v), diags, f"variant {v}")
 
 
 @app.command("compile")
@@ -250,6 +268,10 @@ def compile_cmd(
     _no_stdout_clash(run, output, "--output")
     target = need_output(output, "the bundle")
     bundle = apply_variant(compile_paths(_content(run, paths, pack)), variant)
+    diags = Diagnostics()
+    _check_playable(bundle, diags)
+    if diags.errors:
+        raise MaesterError(diags)
     text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
     _write(target, text)
     run.result = {"output": str(output), "bytes": len(text.encode()), "format_version": bundle["format_version"],
