@@ -18,13 +18,10 @@ The agent is deterministic for a seed: its own generator draws the determinizati
 
 from __future__ import annotations
 
-import json
-
 from maester.interpreter.agents import HeuristicAgent, RandomAgent
 from maester.interpreter.decisions import Decision, IllegalDecision
 from maester.interpreter.position import Checkpoint
 from maester.interpreter.rng import Rng, seed_state
-from maester.interpreter.state import GameState
 
 from .observe import known_wildling_top
 
@@ -43,12 +40,11 @@ class _Holder:
 def _rerun(game, upto_answers: list, on_decision=None):
     """A new game at the game's last checkpoint, rerun with `upto_answers` from there. `on_decision(i, d, game)`
     may return a replacement answer for the i-th answer (None: the recorded one)."""
-    cps = game.checkpoints
+    cps = _since_phase_start(game.checkpoints)
     if not cps or game.actions:
         return None  # nothing to rerun from (or gifts in the history): the caller falls back to a clone
     cp: Checkpoint = cps[-1]
-    state = GameState.from_json(json.loads(json.dumps(cp.state)))
-    g = type(game)(game.rules, game.state.setup, game.state.seed, game.options, state=state, start=False)
+    g = type(game)(game.rules, game.state.setup, game.state.seed, game.options, state=cp.game_state(), start=False)
     g.resume_at(cps, game.answers[:cp.answers], [])
     g.start()
     for i in range(cp.answers, len(upto_answers)):
@@ -61,6 +57,16 @@ def _rerun(game, upto_answers: list, on_decision=None):
             return None
         g.answer(value)
     return g
+
+
+def _since_phase_start(checkpoints: list[Checkpoint]) -> list[Checkpoint]:
+    """The checkpoints up to the current phase's start (or an earlier one). A later checkpoint (a house's turn,
+    a combat step) holds in its state the secret choices made before it — other houses' face-down orders, a
+    card chosen for the combat — which a determinization must be free to redraw."""
+    for k in range(len(checkpoints) - 1, -1, -1):
+        if not checkpoints[k].at:
+            return checkpoints[:k + 1]
+    return []
 
 
 def _unseen_answers(game, house: str) -> set[int]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control
-from .combat import Combat, _call_for_support, _eligible_supports, resolve_combat
+from . import control, cursor
+from .combat import STAGE_NAMES, Combat, _call_for_support, _eligible_supports, resolve_combat
 from .mustering import muster
 
 if TYPE_CHECKING:
@@ -18,14 +18,31 @@ DONE = "done"
 
 
 def _cycle(g: Game, order_type: str, resolve) -> Proc:
-    """Resolve every order of a type: each house in turn order resolves one, until none is left (R15.2)."""
+    """Resolve every order of a type: each house in turn order resolves one, until none is left (R15.2).
+
+    Each turn starts at a cursor (the pass, whose turn, whether anyone acted in this pass) and a checkpoint,
+    so a restarted game goes on from the turn it stopped in."""
+    st, at = g.state, cursor.ACTION_STEP.format(order_type)
+    resume = cursor.resumed(st, at)
     while True:
-        acted = False
-        for house in g.turn_order:
-            areas = sorted(a for a, o in g.state.orders.items() if o["house"] == house
+        midturn = None  # the combat frame of a turn stopped inside its combat
+        if resume is not None:
+            houses, start, acted = list(resume["pass"]), resume["next"], resume["acted"]
+            midturn, resume = resume.get("combat"), None
+        else:
+            houses, start, acted = g.turn_order, 0, False
+        for i in range(start, len(houses)):
+            house = houses[i]
+            if midturn is not None:
+                yield from resume_turn(g, midturn)
+                midturn, acted = None, True
+                continue
+            areas = sorted(a for a, o in st.orders.items() if o["house"] == house
                            and g.resolves_in_step(o, order_type))
             if not areas:
                 continue
+            cursor.place(st, at, **{"pass": houses, "next": i, "acted": acted})
+            g._checkpoint()
             if order_type == "consolidate-power" and _independent(g, areas):
                 area = areas[0]  # which goes first changes nothing: no question
             else:
@@ -324,24 +341,38 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
     # ship transport (R17) brought the attack unless only flying units made the trip (R38.4)
     transported = (g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
                    and any(not g.can_fly(u[0]) for u in attacking))
-    fought = combat_dest not in st.neutral_forces  # a combat (R19), not an attack on a neutral force (R25)
-    if not fought:
+    if combat_dest in st.neutral_forces:  # an attack on a neutral force (R25), not a combat (R19)
         yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
-    else:
-        defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
-        c = Combat(house, defender, combat_dest, origin, attacking, bonus, transported)
-        g.embattled = combat_dest
-        try:
-            yield from resolve_combat(g, c)
-        finally:
-            g.embattled = None
+        yield from _after_attack(g, house, origin)
+        return
+    defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
+    yield from fight(g, Combat(house, defender, combat_dest, origin, attacking, bonus, transported))
+
+
+def fight(g: Game, c: Combat, stage: str = STAGE_NAMES[0]) -> Proc:
+    """The combat of a march and what follows it, from the combat's step `stage` (a restarted game resumes a
+    combat from the frame its cursor holds: `resume_turn`)."""
+    g.embattled = c.area
+    try:
+        yield from resolve_combat(g, c, stage, frames=True)
+    finally:
+        g.embattled = None
+    yield from _after_attack(g, c.attacker, c.origin)
+    g.combats += 1
+    g.reached(f"combat {g.combats}")
+
+
+def resume_turn(g: Game, frame: dict) -> Proc:
+    """Continue a march turn stopped inside its combat: the cursor's combat frame is the whole combat."""
+    yield from fight(g, Combat.from_json({k: v for k, v in frame.items() if k != "stage"}), frame["stage"])
+
+
+def _after_attack(g: Game, house: str, origin: str) -> Proc:
+    st = g.state
     st.orders.pop(origin, None) if st.orders.get(origin, {}).get("house") == house else None
     yield from port_consequences(g)  # R21.5.7
     g.after_march(house)
     g.check_victory()
-    if fought:
-        g.combats += 1
-        g.reached(f"combat {g.combats}")
 
 
 def _abandoned_port(g: Game, land: str) -> None:
@@ -463,15 +494,22 @@ def resolve_special_order(g: Game, house: str, area: str) -> Proc:
 
 # ---- the phase ------------------------------------------------------------------------------------
 
+ACTION_STEPS = (("raid", resolve_raid, "raids"), ("march", resolve_march, "marches"),
+                ("consolidate-power", _resolve_consolidate_step, "consolidate-power"))
+
+
 def action_phase(g: Game) -> Proc:
     st = g.state
-    g.emit("phase", "R15", f"round {st.round}: Action Phase")
-    yield from _cycle(g, "raid", resolve_raid)
-    g.reached("raids")
-    yield from _cycle(g, "march", resolve_march)
-    g.reached("marches")
-    yield from _cycle(g, "consolidate-power", _resolve_consolidate_step)
-    g.reached("consolidate-power")  # before the clean up: orders and routed units still on the board
+    begun = cursor.within(st, "action")
+    if not begun:
+        g.emit("phase", "R15", f"round {st.round}: Action Phase")
+    for order_type, resolve, stop in ACTION_STEPS:
+        if begun and cursor.resumed(st, cursor.ACTION_STEP.format(order_type)) is None:
+            continue  # a step done before the restart
+        begun = False
+        yield from _cycle(g, order_type, resolve)
+        g.reached(stop)  # "consolidate-power": before the clean up, orders and routed units still on the board
+    cursor.clear(st)
     # clean up (R18.5)
     st.orders = {}
     for army in st.units.values():

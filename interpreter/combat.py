@@ -6,7 +6,8 @@ window, in Iron Throne order (R20.2.6).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from maester.dsl.registry import TRIGGERS, window_rule
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 STANDING = "standing"  # registry mark of effects that hold for the whole combat (registry MARKS)
 NEUTRAL = "__neutral__"  # the defender of an attack on a neutral force (R25.2.4: it gets no support)
 ATTACK = "@attack"  # the area name of units on the march during a combat
+_SET_FIELDS = ("blank_cards", "protected", "skull_exposed", "unrouted", "forced_retreat", "keep_card", "removed_cards")
 
 
 @dataclass
@@ -56,6 +58,30 @@ class Combat:
     loser: str | None = None
     retreated_to: dict[str, str] = field(default_factory=dict)
     tides: dict[str, str] = field(default_factory=dict)  # house -> Tides of Battle card (optional rule R29)
+    returned: dict[str, str] = field(default_factory=dict)  # house -> its card a cancel sent back to its hand
+
+    # ---- as data (the combat frame of the state's cursor, see `resolve_combat`)
+    def to_json(self) -> dict:
+        out: dict = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "fired":
+                value = sorted([card, i] for card, i in value)
+            elif f.name == "protected_by":
+                value = {h: list(origin) for h, origin in sorted(value.items())}
+            elif isinstance(value, set):
+                value = sorted(value)
+            out[f.name] = value
+        return json.loads(json.dumps(out))  # a copy: the frame shares nothing with the live combat
+
+    @classmethod
+    def from_json(cls, data: dict) -> Combat:
+        data = json.loads(json.dumps(data))
+        for name in _SET_FIELDS:
+            data[name] = set(data[name])
+        data["fired"] = {(card, i) for card, i in data["fired"]}
+        data["protected_by"] = {h: (card, source) for h, (card, source) in data["protected_by"].items()}
+        return cls(**data)
 
     # ---- who is who
     def sides(self) -> tuple[str, str]:
@@ -177,8 +203,7 @@ class Combat:
             return
         g.emit("cancel", rule, f"{house}'s {card} is cancelled and goes back to its hand", house=house, card=card)
         self.cards[house] = None
-        self._returned = getattr(self, "_returned", {})
-        self._returned[house] = card
+        self.returned[house] = card
 
     def discard_card(self, g: Game, house: str, rule: str) -> None:
         card = self.cards.get(house)
@@ -192,7 +217,7 @@ class Combat:
 
     def reveal_another(self, g: Game, house: str, random: bool, rule: str) -> Proc:
         hand = list(g.hand_for_combat(house))
-        returned = getattr(self, "_returned", {}).get(house)
+        returned = self.returned.get(house)
         options = hand if random else [c for c in hand if c != returned]
         if not options:
             self.cards[house] = None
@@ -338,11 +363,13 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
                    house=house, side=side)
 
 
-def resolve_combat(g: Game, c: Combat) -> Proc:
-    st = g.state
+def _open(g: Game, c: Combat) -> Proc:
     g.emit("combat", "R19", f"combat in {c.area}: {c.attacker} attacks {c.defender}", area=c.area,
            attacker=c.attacker, defender=c.defender)
     yield from _call_for_support(g, c)
+
+
+def _house_cards(g: Game, c: Combat) -> Proc:
     initial = {h: c.initial(g, h) for h in c.sides()}
     g.emit("initial-strength", "R19.4", f"initial strength: {c.attacker} {initial[c.attacker]}, "
            f"{c.defender} {initial[c.defender]}", strengths=initial)
@@ -353,9 +380,17 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
                                               f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None
     g.emit("reveal", "R20.1.1", f"{c.attacker} plays {c.cards[c.attacker]}, {c.defender} plays "
            f"{c.cards[c.defender]}", cards=dict(c.cards))
-    for window in ("cancel", "immediately", "before-combat"):
+
+
+def _window(window: str):
+    def stage(g: Game, c: Combat) -> Proc:
         yield from _abilities(g, c, window)
-    # Valyrian Steel Blade (R20.4)
+    return stage
+
+
+def _blade(g: Game, c: Combat) -> Proc:
+    """Tides of Battle (optional, R29) and the Valyrian Steel Blade (R20.4)."""
+    st = g.state
     blade_holder = g.holder(g.token_of_track(g.blade_track))
     blade_side = next((h for h in c.sides() if h in g.blade_sides(blade_holder)), None)
     if st.tides_of_battle:
@@ -367,7 +402,10 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
             st.blade_used = True
             c.blade_used_by = blade_side
             g.emit("blade", "R20.4", f"{blade_holder} uses the Valyrian Steel Blade", house=blade_holder)
-    yield from _abilities(g, c, "combat-strength")
+
+
+def _result(g: Game, c: Combat) -> Proc:
+    st = g.state
     c.final = {h: c.total(g, h) for h in c.sides()}
     a, d = c.final[c.attacker], c.final[c.defender]
     if a != d:
@@ -377,18 +415,53 @@ def resolve_combat(g: Game, c: Combat) -> Proc:
     c.loser = c.opponent(c.winner)
     g.emit("combat-result", "R20.6", f"final strength {c.attacker} {a}, {c.defender} {d}: {c.winner} wins",
            winner=c.winner, final=dict(c.final))
-    yield from _abilities(g, c, "after-winner-determination")
+    return
+    yield  # pragma: no cover - a stage is a generator
+
+
+def _losses(g: Game, c: Combat) -> Proc:
+    st = g.state
     # the garrison falls with a losing defender (R21.1)
     if c.loser == c.defender and st.garrison_owner.get(c.area) == c.defender:
         st.garrisons.pop(c.area, None)
         st.garrison_owner.pop(c.area, None)
         g.emit("garrison", "R21.1", f"{c.defender}'s garrison in {c.area} is removed from the game", area=c.area)
     yield from _casualties(g, c)
-    yield from _skulls(g, c)
-    yield from _abilities(g, c, "casualties")
-    yield from _abilities(g, c, "retreat")
-    yield from _retreat(g, c)
-    yield from _clean_up(g, c)
+
+
+# The steps of a combat, in order (R19–R21). Between two of them the whole combat is data (`Combat.to_json`):
+# `resolve_combat` keeps it in the state's cursor with the next step's name and takes a checkpoint, so a game
+# restarts inside a combat from its state alone.
+COMBAT_STAGES: tuple[tuple[str, object], ...] = (
+    ("support", _open),
+    ("house-cards", _house_cards),
+    ("cancel", _window("cancel")),
+    ("immediately", _window("immediately")),
+    ("before-combat", _window("before-combat")),
+    ("blade", _blade),
+    ("combat-strength", _window("combat-strength")),
+    ("result", _result),
+    ("after-winner-determination", _window("after-winner-determination")),
+    ("casualties", _losses),
+    ("skulls", lambda g, c: _skulls(g, c)),
+    ("casualties-abilities", _window("casualties")),
+    ("retreat-abilities", _window("retreat")),
+    ("retreat", lambda g, c: _retreat(g, c)),
+    ("clean-up", lambda g, c: _clean_up(g, c)),
+)
+STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
+
+
+def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
+    """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
+    state), the combat is written into the cursor before each step and a checkpoint taken there."""
+    for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
+        if frames:
+            g.state.step["combat"] = {"stage": name, **c.to_json()}
+            g._checkpoint()
+        yield from stage(g, c)  # type: ignore[operator]
+    if frames:
+        g.state.step.pop("combat", None)
 
 
 def _tides_of_battle(g: Game, c: Combat, blade_holder: str, blade_side: str | None) -> Proc:

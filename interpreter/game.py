@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
-from . import control, position
+from . import control, cursor, position
 from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
 from .events import EVENTS
@@ -179,16 +179,33 @@ class Game:
     def decision_count(self) -> int:
         return self._count
 
-    def _checkpoint(self) -> None:
-        """The procedure is at a point it can restart from with the state alone: remember it."""
+    def _checkpoint(self, phase_start: bool = False) -> None:
+        """The procedure is at a point it can restart from with the state alone: remember it. A point with no
+        answer since the last one is skipped (restarting at the earlier one reruns no answer, and the snapshot
+        is most of a checkpoint's cost), except a phase's start, which replaces it."""
         if self._restarted:  # a game rebuilt at a checkpoint is at that very point: nothing new to keep
             self._restarted = False
             return
-        cp = Checkpoint(self.state.to_json(), len(self.answers), self.event_count, self._count)
-        if self.checkpoints and self.checkpoints[-1].answers == cp.answers and len(self.checkpoints) > 1:
-            self.checkpoints[-1] = cp  # no decision since the last one: the later point reruns less
-        elif not self.checkpoints or self.checkpoints[-1] != cp:
-            self.checkpoints.append(cp)
+        last = self.checkpoints[-1] if self.checkpoints else None
+        if last is not None and last.answers == len(self.answers) and len(self.checkpoints) > 1:
+            if not phase_start:
+                return
+            self.checkpoints.pop()  # no decision since the last one: the later point reruns less
+        self.checkpoints.append(Checkpoint.take(self.state, len(self.answers), self.event_count, self._count,
+                                                self._run_counts()))
+
+    def _checkpoint_at_phase_start(self) -> None:
+        if not self.state.step:  # a phase begun already restarts inside, at its cursor's checkpoint
+            self._checkpoint(phase_start=True)
+
+    def _run_counts(self) -> dict:
+        """What this run keeps outside the state that a restart needs (see `Checkpoint.run`)."""
+        run: dict = {}
+        if self.combats:
+            run["combats"] = self.combats
+        if self.later:
+            run["later"] = [[*key, *origin] for key, origin in self.later.items() if origin is not None]
+        return run
 
     def resume_at(self, checkpoints: list[Checkpoint], answers: list, actions: list[dict]) -> None:
         """Prepare a game made with `start=False` from the last checkpoint's state to continue the history
@@ -196,6 +213,8 @@ class Game:
         cp = checkpoints[-1]
         self._event_base, self._count = cp.events, cp.decisions
         self.answers, self.actions, self.checkpoints = list(answers), list(actions), list(checkpoints)
+        self.combats = cp.run.get("combats", 0)
+        self.later = {(kind, key): (card, source) for kind, key, card, source in cp.run.get("later", [])}
         self._restarted = True
 
     def record_action(self, entry: dict) -> None:
@@ -286,19 +305,19 @@ class Game:
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
                 if st.phase == "westeros":
-                    self._checkpoint()
+                    self._checkpoint_at_phase_start()
                     yield from westeros_phase(self)
                     if stop == "westeros":
                         break
                     st.phase = "planning"
                 if st.phase == "planning":
-                    self._checkpoint()
+                    self._checkpoint_at_phase_start()
                     yield from planning_phase(self)
                     if stop == "planning":
                         break
                     st.phase = "action"
                 if st.phase == "action":
-                    self._checkpoint()
+                    self._checkpoint_at_phase_start()
                     yield from action_phase(self)
                     self.check_victory()
                     if stop in ("action", "round"):
@@ -310,7 +329,7 @@ class Game:
                 st.phase = "westeros"
                 self.emit("round", "R6.2.1", f"round {st.round} begins")
         except GameOver:
-            pass
+            cursor.clear(st)  # the game ends where it stood: no step is in progress any more
         except StopRun:  # a stop inside the Action Phase: the position stays as it is, mid-phase
             return None
         st.phase = "over"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import cursor
 from .procedures import procedure
 
 if TYPE_CHECKING:
@@ -110,9 +111,14 @@ def assign_orders(g: Game) -> Proc:
     (R13.2.4): while that is so, `none` is also offered.
     """
     st = g.state
-    for house in g.turn_order:
+    resume = cursor.resumed(st, cursor.PLANNING_ORDERS)
+    houses, start = (list(resume["pass"]), resume["next"]) if resume else (g.turn_order, 0)
+    for i in range(start, len(houses)):
+        house = houses[i]
         if g.is_vassal(house):
             continue  # vassal orders come after the houses' own (R34.1)
+        cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": houses, "next": i})
+        g._checkpoint()
         areas = st.areas_of(house)
         for i, area in enumerate(areas):
             options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
@@ -181,9 +187,11 @@ def remove_unresolvable(g: Game) -> None:
 
 
 def planning_phase(g: Game) -> Proc:
-    g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
-    yield from g.before_orders()  # Mother of Dragons: commanders choose their vassals (R33)
+    if not cursor.within(g.state, "planning"):
+        g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
+        yield from g.before_orders()  # Mother of Dragons: commanders choose their vassals (R33)
     yield from assign_orders(g)
+    cursor.clear(g.state)
     yield from messenger_raven(g)
     remove_unresolvable(g)
     g.state.forbidden_orders = []  # restrictions last for this Planning Phase only (R6.5)

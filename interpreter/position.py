@@ -14,8 +14,9 @@ This module knows nothing of the rules; `Game` calls it (and passes its own clas
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
@@ -36,15 +37,41 @@ GIFT, LEAVE = "gift", "leave"
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """A point the procedure can restart from with the state alone (the start of a phase step)."""
+    """A point the procedure can restart from with the state alone (a phase start or a cursor point)."""
 
-    state: dict  # GameState.to_json() at that point (never mutated)
+    # the GameState at that point, pickled: a snapshot several times cheaper to take than a JSON copy, taken
+    # at every turn; only the checkpoints a document keeps are ever turned into JSON (`state`)
+    blob: bytes
     answers: int  # answers given before it
     events: int  # events emitted before it
     decisions: int  # decisions asked before it
+    # what the run itself counts, outside the game state: combats resolved in this run (its "combat N" stop
+    # point) and the card statements an event to come will cite ([kind, key, card, source] each)
+    run: dict = field(default_factory=dict)
+    at: str = ""  # the state's cursor place there ("" at the start of a phase), to find one without unpickling
+
+    @classmethod
+    def take(cls, state: GameState, answers: int, events: int, decisions: int, run: dict) -> Checkpoint:
+        return cls(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), answers, events, decisions, run,
+                   state.step.get("at", ""))
+
+    @classmethod
+    def from_json(cls, doc: dict) -> Checkpoint:
+        """A checkpoint of a position document (its state is checked by the rerun that follows)."""
+        state = GameState.from_json(json.loads(json.dumps(doc["state"])))
+        return cls.take(state, doc["answers"], doc["events"], doc["decisions"], doc.get("run") or {})
+
+    def game_state(self) -> GameState:
+        """A fresh copy of the state at this point."""
+        return pickle.loads(self.blob)
+
+    @property
+    def state(self) -> dict:
+        return self.game_state().to_json()
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return {"state": self.state, "answers": self.answers, "events": self.events, "decisions": self.decisions,
+                "run": self.run}
 
 
 class PositionError(MaesterError):
@@ -92,7 +119,7 @@ def rebuild(cls: type[Game], rules: Rules, setup: str, seed: int, options, check
         begin = 0
     else:
         cp = checkpoints[-1]
-        state = GameState.from_json(json.loads(json.dumps(cp.state)))  # a copy: the checkpoint stays intact
+        state = cp.game_state()  # a copy: the checkpoint stays intact
         game = cls(rules, setup, seed=seed, options=options, state=state, start=False)
         game.resume_at(checkpoints, answers[:cp.answers], [a for a in actions if a["at"] < cp.answers])
         begin = cp.answers
@@ -145,7 +172,10 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     options = _options(cls.options_type, doc["options"])
     history = doc["history"]
     answers, actions = history["answers"], history["actions"]
-    checkpoints = [Checkpoint(c["state"], c["answers"], c["events"], c["decisions"]) for c in doc["checkpoints"]]
+    try:
+        checkpoints = [Checkpoint.from_json(c) for c in doc["checkpoints"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _fail(f"a checkpoint's state is not a game state: {e}", "was the file edited?") from None
     try:
         game = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
     except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:

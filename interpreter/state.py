@@ -31,6 +31,8 @@ class GameState:
     rng: int
     round: int = 1
     phase: str = "setup"  # setup | westeros | planning | action | over
+    # where the phase's procedure stands between two of its steps (see cursor.py); empty at a phase's start
+    step: dict = field(default_factory=dict)
     houses: dict[str, HouseState] = field(default_factory=dict)
     tracks: dict[str, list[str]] = field(default_factory=dict)  # track id -> houses, position 1 first
     turn_track: str = ""  # the influence track that gives the turn order (R1.5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control
+from . import control, cursor
 from .effects import Scope, reached_calls, run
 from .procedures import procedure
 
@@ -36,23 +36,32 @@ def _draw(g: Game, deck: str) -> Proc:
 
 def westeros_phase(g: Game) -> Proc:
     st = g.state
-    g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
-    yield from g.round_start_hooks()
-    drawn = []
-    order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
-    for deck in sorted(st.decks, key=order.index):
-        card = yield from _draw(g, deck)
-        drawn.append((deck, card))
-    icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
-    if icons:
-        yield from advance_wildlings(g, icons)
-    for deck, card in drawn:
+    resume = cursor.resumed(st, cursor.WESTEROS_RESOLVE)
+    if resume is None:
+        g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
+        yield from g.round_start_hooks()
+        drawn = []
+        order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
+        for deck in sorted(st.decks, key=order.index):
+            card = yield from _draw(g, deck)
+            drawn.append([deck, card])
+        icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
+        if icons:
+            yield from advance_wildlings(g, icons)
+        start = 0
+    else:
+        drawn, start = [list(d) for d in resume["drawn"]], resume["next"]
+    for i in range(start, len(drawn)):
+        deck, card = drawn[i]
+        cursor.place(st, cursor.WESTEROS_RESOLVE, drawn=drawn, next=i)
+        g._checkpoint()
         rec = g.rules.westeros_card(card)
         g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
         for area in rec.get("banner", []):
             g.add_loyalty(area, 1, "R37.4.2")
         yield from run(g, rec["effect"], Scope(card=card, rule="R6.2.4"))
         g.check_victory()
+    cursor.clear(st)
     yield from g.westeros_end_hooks()
 
 

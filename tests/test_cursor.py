@@ -1,0 +1,150 @@
+"""The procedure's cursor and the combat frame: a game restarts mid-phase from its state alone.
+
+A position's resume point is the latest checkpoint; with the cursor (`GameState.step`) it lies at the
+start of the current house's turn, order placement or Westeros card, or — inside a combat — at the combat
+step in progress, with the whole combat as data. These tests check that the state alone continues the
+game, that the cursor says where the game is, and that the schema and the engine declare the same places.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maester.interpreter import cursor
+from maester.interpreter.agents import RandomAgent
+from maester.interpreter.combat import STAGE_NAMES, Combat
+from maester.interpreter.game import Game
+from maester.interpreter.mod import ModOptions, new_game
+from maester.interpreter.rules import Rules
+from maester.interpreter.state import GameState
+
+from .conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules.default()
+
+
+def _agents(game: Game, seed: int) -> dict:
+    return {h: RandomAgent(seed + i) for i, h in enumerate(game.state.houses)}
+
+
+def _from_state_alone(rules: Rules, game: Game, state: dict) -> Game:
+    """A game started on a checkpoint's state only: no history, no answers rerun before it."""
+    g = type(game)(rules, game.state.setup, seed=game.state.seed, options=game.options,
+                   state=GameState.from_json(json.loads(json.dumps(state))))
+    return g
+
+
+def _play_until(game: Game, agents: dict, stop, limit: int = 5000) -> bool:
+    for _ in range(limit):
+        if game.decision is None:
+            return False
+        if stop(game):
+            return True
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    return False
+
+
+@pytest.mark.parametrize("setup,seed,tides", [("base-4p", 5, False), ("mod-6p-with-targaryen", 1, True),
+                                              ("mod-8p", 1, False)])
+def test_from_the_state_alone_at_every_checkpoint(rules, setup, seed, tides):
+    """Every checkpoint of a game, given as a bare state to a new game, continues it exactly: with the
+    answers given after that point the new game asks the same decisions, reaches the same states (checked
+    for the next answers) and, from some of them, ends in the same final state."""
+    game = new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, rounds=4))
+    agents = _agents(game, seed)
+    asked, hashes = [], []
+    while game.decision is not None:
+        asked.append(game.decision.to_json())
+        hashes.append(game.state.hash())
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    places = {c.state["step"].get("at") for c in game.checkpoints}
+    assert {None, cursor.WESTEROS_RESOLVE, cursor.PLANNING_ORDERS, "action.march"} <= places
+    assert any("combat" in c.state["step"] for c in game.checkpoints), "no checkpoint inside a combat"
+    for k, cp in enumerate(game.checkpoints[1:]):
+        if cp.run.get("later"):
+            continue  # a citation kept for a later event lives in the run, not the state (tested below)
+        g = _from_state_alone(rules, game, cp.state)
+        to_the_end = k % 10 == 0
+        for i in range(cp.answers, len(game.answers) if to_the_end else min(cp.answers + 12, len(game.answers))):
+            got, want = g.decision.to_json(), asked[i]
+            where = f"checkpoint at answer {cp.answers} ({cp.state['step'].get('at')}): decision {i}"
+            assert (got["house"], got["kind"], got["options"]) == (want["house"], want["kind"], want["options"]), where
+            assert g.state.hash() == hashes[i], where
+            g.answer(game.answers[i])
+        if to_the_end:
+            assert g.decision is None and g.state.hash() == game.state.hash()
+
+
+def test_inside_a_combat_the_resume_point_is_the_combat_step(rules):
+    """At a house card choice the position resumes from the combat frame: attacker, defender, embattled area
+    and the attacking units are data in the state, and only the answers of this combat are rerun (a step
+    without answers since the last checkpoint takes none of its own)."""
+    game = new_game(rules, "base-6p", seed=21)
+    agents = _agents(game, 21)
+    kinds = []
+    found = _play_until(game, agents, lambda g: kinds.append(g.decision.kind) or (
+        g.decision.kind == "house-card" and not g.decision.info.get("card")))
+    assert found, "no combat in this game"
+    doc = json.loads(json.dumps(game.to_state()))
+    resume = doc["checkpoints"][-1]
+    frame = resume["state"]["step"]["combat"]
+    assert resume["state"]["step"]["at"] == "action.march"
+    assert frame["stage"] in ("support", "house-cards")
+    assert frame["area"] == game.decision.info["area"]
+    assert game.decision.house in (frame["attacker"], frame["defender"])
+    assert frame["cards"] == {} and frame["attacking"], "the attacking units wait off the board, in the frame"
+    rerun = kinds[resume["answers"]:-1]  # the answers given since the resume point
+    assert set(rerun) <= {"support", "house-card"}, rerun
+    again = Game.from_state(rules, doc)
+    assert again.decision.to_json() == game.decision.to_json()
+
+
+def test_the_action_cursor_names_the_turn(rules):
+    game = new_game(rules, "base-4p", seed=3)
+    agents = _agents(game, 3)
+    assert _play_until(game, agents, lambda g: g.decision.kind == "march")
+    step = game.state.step
+    assert step["at"] == "action.march" and step["pass"][step["next"]] == game.decision.house
+    assert set(step["pass"]) == set(game.state.houses)
+
+
+def test_the_cursor_is_empty_between_phases_and_at_the_end(rules):
+    game = new_game(rules, "base-3p", seed=4, options=ModOptions(rounds=2))
+    agents = _agents(game, 4)
+    while game.decision is not None:
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    assert game.state.step == {}
+    assert game.checkpoints[0].state["step"] == {}  # the start of the first Planning Phase
+
+
+def test_a_combat_round_trips_through_json():
+    c = Combat("lannister", "stark", "the-twins", "riverrun", [["knight", False]], 1, True)
+    c.support = {"the-neck": "defender"}
+    c.cards = {"lannister": "x", "stark": None}
+    c.fired = {("x", 0), ("y", 2)}
+    c.protected = {"stark"}
+    c.protected_by = {"stark": ("y", "content/cards.mst:3:5")}
+    c.returned = {"lannister": "z"}
+    data = c.to_json()
+    assert json.loads(json.dumps(data)) == data
+    assert Combat.from_json(data) == c
+
+
+def test_the_schema_declares_the_engine_places_and_combat_fields():
+    schema = json.loads((REPO / "schemas" / "state.schema.json").read_text(encoding="utf-8"))
+    alternatives = schema["properties"]["step"]["oneOf"]
+    places = set()
+    for alt in alternatives[1:]:
+        at = alt["properties"]["at"]
+        places |= {at["const"]} if "const" in at else set(at["enum"])
+    assert places == set(cursor.PLACES)
+    action = next(a for a in alternatives if "combat" in a.get("properties", {}))
+    frame = action["properties"]["combat"]
+    assert frame["properties"]["stage"]["enum"] == list(STAGE_NAMES)
+    fields = set(Combat("a", "b", "c", "d", [], 0).to_json())
+    assert set(frame["required"]) == fields | {"stage"} == set(frame["properties"])
