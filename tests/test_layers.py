@@ -17,7 +17,7 @@ import networkx as nx
 from .conftest import REPO
 
 LAYERS = [
-    ("core", {"rng", "state", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
+    ("core", {"rng", "state", "cursor", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
               "position", "procedures", "events", "bundle_check"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
