@@ -24,6 +24,20 @@ ATTACK = "@attack"  # the area name of units on the march during a combat
 _SET_FIELDS = ("blank_cards", "protected", "skull_exposed", "unrouted", "forced_retreat", "keep_card", "removed_cards")
 
 
+def _same(value):
+    return value
+
+
+# how `Combat.to_json` copies each field into JSON data (filled in below the class, from its fields)
+_FIELD_COPIES: list[tuple[str, object]] = []
+_COPIERS = {
+    "attacking": lambda units: [list(u) for u in units],
+    "mods": lambda mods: {h: dict(m) for h, m in mods.items()},
+    "fired": lambda fired: sorted([card, i] for card, i in fired),
+    "protected_by": lambda by: {h: list(origin) for h, origin in sorted(by.items())},
+}
+
+
 @dataclass
 class Combat:
     attacker: str
@@ -62,17 +76,12 @@ class Combat:
 
     # ---- as data (the combat frame of the state's cursor, see `resolve_combat`)
     def to_json(self) -> dict:
+        """The combat as plain JSON data, sharing nothing with the live combat (taken at every combat step:
+        copied field by field, several times cheaper than a JSON round trip)."""
         out: dict = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "fired":
-                value = sorted([card, i] for card, i in value)
-            elif f.name == "protected_by":
-                value = {h: list(origin) for h, origin in sorted(value.items())}
-            elif isinstance(value, set):
-                value = sorted(value)
-            out[f.name] = value
-        return json.loads(json.dumps(out))  # a copy: the frame shares nothing with the live combat
+        for name, copy_of in _FIELD_COPIES:
+            out[name] = copy_of(getattr(self, name))
+        return out
 
     @classmethod
     def from_json(cls, data: dict) -> Combat:
@@ -286,6 +295,17 @@ class Combat:
 
     def order_removed(self, area: str) -> None:
         self.support.pop(area, None)
+
+
+def _copier(f) -> object:
+    if f.name in _COPIERS:
+        return _COPIERS[f.name]
+    if f.name in _SET_FIELDS:
+        return sorted
+    return dict if "dict" in str(f.type) else _same  # str, int, bool or None otherwise
+
+
+_FIELD_COPIES.extend((f.name, _copier(f)) for f in fields(Combat))
 
 
 # ---- the procedure --------------------------------------------------------------------------------
