@@ -2,8 +2,8 @@
 
 schemas/vector.schema.json is generated from this module and the decision catalogue (decision_kinds.py), so
 the kinds a vector may hold and the shape of each kind's answers are the ones the engine declares
-(`python -c 'from maester.interpreter.vector_format import write_vector_schema; write_vector_schema()'`;
-a test fails when the file is stale). docs/conformance.md describes the same format in prose.
+(`maester schema --write`, or `write_vector_schema()`; a test fails when the file is stale). Its events are
+event.schema.json's (the event catalogue, events.py). docs/conformance.md describes the same format in prose.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from .decision_kinds import DECISION_KINDS
+from .events import SCHEMA_ID as EVENT_REF  # one event, as the event catalogue declares it
 
 VECTOR_FORMAT = "maester-conformance-vector"
 INDEX_FORMAT = VECTOR_FORMAT + "-index"
@@ -33,7 +34,6 @@ COMPARE = {
 
 _BASE = "https://maester.example/schemas"
 STATE_REF = f"{_BASE}/state/1/state.schema.json"
-EVENT_REF = f"{_BASE}/log/1/log.schema.json#/properties/events/items"  # one event, as a game log has it
 SCHEMA_ID = f"{_BASE}/vector/{VECTOR_VERSION}/vector.schema.json"
 
 
