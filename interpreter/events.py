@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from .schema_files import schema_text, write_schema
+
 EVENT_FORMAT_VERSION = 1  # the event schema's version: a field removed or retyped is a new version
 _BASE = "https://maester.example/schemas"
 SCHEMA_ID = f"{_BASE}/event/{EVENT_FORMAT_VERSION}/event.schema.json"
@@ -503,11 +505,9 @@ def event_schema() -> dict:
 
 
 def event_schema_text() -> str:
-    return json.dumps(event_schema(), indent=2) + "\n"
+    return schema_text(event_schema())
 
 
 def write_event_schema(path: Path | None = None) -> Path:
-    """Rewrite schemas/event.schema.json (or `path`) from the catalogue."""
-    target = path or Path(__file__).resolve().parents[1] / "schemas" / "event.schema.json"
-    target.write_text(event_schema_text(), encoding="utf-8")
-    return target
+    """Rewrite schemas/event.schema.json (or `path`)."""
+    return write_schema("event.schema.json", event_schema_text(), path)

@@ -8,11 +8,11 @@ event.schema.json's (the event catalogue, events.py). docs/conformance.md descri
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .decision_kinds import DECISION_KINDS
 from .events import SCHEMA_ID as EVENT_REF  # one event, as the event catalogue declares it
+from .schema_files import schema_text, write_schema
 
 VECTOR_FORMAT = "maester-conformance-vector"
 INDEX_FORMAT = VECTOR_FORMAT + "-index"
@@ -213,11 +213,9 @@ def vector_schema() -> dict:
 
 
 def vector_schema_text() -> str:
-    return json.dumps(vector_schema(), indent=2) + "\n"
+    return schema_text(vector_schema())
 
 
 def write_vector_schema(path: Path | None = None) -> Path:
-    """Rewrite schemas/vector.schema.json (or `path`) from this module and the decision catalogue."""
-    target = path or Path(__file__).resolve().parents[1] / "schemas" / "vector.schema.json"
-    target.write_text(vector_schema_text(), encoding="utf-8")
-    return target
+    """Rewrite schemas/vector.schema.json (or `path`)."""
+    return write_schema("vector.schema.json", vector_schema_text(), path)

@@ -820,14 +820,14 @@ def diff(
                                             "`diff`); default: exit 0 whenever the comparison ran.")] = False,
 ) -> None:
     """Compare two bundles or packs: every added, removed and changed record and field, card text included."""
-    from .bundle_diff import diff_bundles, diff_lines
+    from maester.dsl.diff import count, diff_bundles, diff_lines
 
     need_path(b, "a bundle (.json), a content folder or a pack")
     from maester.interpreter.rules import apply_variant
 
     left, right = _load_any(run, a), apply_variant(_load_any(run, b), variant)
     sections = diff_bundles(left, right)
-    total = sum(len(s["added"]) + len(s["removed"]) + len(s["changed"]) for s in sections.values())
+    total = count(sections)
     run.result = {"a": str(a), "b": str(b), "differences": total, "sections": sections}
     for line in diff_lines(sections):
         run.say(line, markup=False)
