@@ -11,9 +11,10 @@ and `LOAN` are ids of the bundle; `KIND:AREA` is one string joining two ids with
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from .schema_files import schema_text, write_schema
 
 ID = r"[a-z0-9][a-z0-9-]*"
 
@@ -222,12 +223,9 @@ def decision_schema() -> dict:
 
 
 def decision_schema_text() -> str:
-    return json.dumps(decision_schema(), indent=2) + "\n"
-
+    return schema_text(decision_schema())
 
 
 def write_decision_schema(path: Path | None = None) -> Path:
-    """Rewrite schemas/decision.schema.json (or `path`) from the catalogue."""
-    target = path or Path(__file__).resolve().parents[1] / "schemas" / "decision.schema.json"
-    target.write_text(decision_schema_text(), encoding="utf-8")
-    return target
+    """Rewrite schemas/decision.schema.json (or `path`)."""
+    return write_schema("decision.schema.json", decision_schema_text(), path)

@@ -580,6 +580,7 @@ def _replacement(g, sc, a) -> tuple | None:
         house = sc.combat.attacker
         units = sc.combat.attacking
         where = f"attacking {sc.combat.area}"
+        area = sc.combat.area  # its event names the embattled area, not the internal marker
     else:
         found = _locate(g, sc, a["unit"]) if sc.combat is None else (area, idx)
         army = g.state.units.get(area)
@@ -620,7 +621,7 @@ def _revive_unit(g, sc, a, st):
     house, kind, area = a["house"], a["kind"], a["in"]
     if g.available_units(house, kind) > 0 and g.controller(area) == house and g.fits_supply(house, {area: 1}):
         g.state.add_unit(area, house, kind)
-        g.emit("place", sc.rule, f"{house} puts a {kind} back in {area}", house=house, area=area)
+        g.emit("place", sc.rule, f"{house} puts a {kind} back in {area}", house=house, area=area, kind=kind)
     return _nothing()
 
 

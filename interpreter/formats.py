@@ -5,25 +5,33 @@
 | state    | state.schema.json       | `GameState.to_json`                 |
 | decision | decision.schema.json    | `Decision.to_json` (generated from decision_kinds.py) |
 | position | position.schema.json    | `Game.to_state`, `maester play --save` |
+| event    | event.schema.json       | `Game.emit` (generated from events.py) |
 | log      | log.schema.json         | `maester play --log`                |
 | vector   | vector.schema.json      | `conformance.write_vectors` (generated from vector_format.py) |
 
-`problems(format, doc)` lists every violation with its JSON pointer (empty: valid).
+`problems(format, doc)` lists every violation with its JSON pointer (empty: valid). The schemas refer to each
+other by `$id` (a log's and a vector's events are event.schema.json's), so every validator knows them all.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
+from .events import SCHEMA_ID as EVENT_ID
+
 FORMAT_FILES = {"state": "state.schema.json", "decision": "decision.schema.json",
-                "position": "position.schema.json", "log": "log.schema.json",
+                "position": "position.schema.json", "event": "event.schema.json", "log": "log.schema.json",
                 "vector": "vector.schema.json"}
+# where a format holds a list of events (each item is event.schema.json), checked one event at a time (below)
+EVENT_LISTS = {"log": ("events",), "vector": ("expected", "events")}
 
 
 @cache
@@ -40,6 +48,52 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schemas[name], registry=registry)
 
 
+@cache
+def _type_validators() -> dict[str, Draft202012Validator]:
+    """A validator per event type: its `$defs` entry, complete on its own."""
+    full = validator("event")
+    return {name: full.evolve(schema=d) for name, d in full.schema["$defs"].items()}
+
+
+def _event_errors(event: object) -> Iterator[ValidationError]:
+    # The event schema picks the type's entry with one `if` per type, which costs ~70 sub-validations per event in
+    # jsonschema; the entry alone gives the same verdict for a declared type (and the whole schema names a wrong one).
+    kind = event.get("type") if isinstance(event, dict) else None
+    v = _type_validators().get(kind) if isinstance(kind, str) else None
+    return (v or validator("event")).iter_errors(event)
+
+
+@cache
+def _without_events(name: str) -> Draft202012Validator:
+    """The format's validator with its list of events left unchecked (`iter_errors` checks them one by one)."""
+    schema = copy.deepcopy(_schemas()[name])
+    node = schema
+    for key in EVENT_LISTS[name]:
+        node = node["properties"][key]
+    assert node["items"] == {"$ref": EVENT_ID}, f"{name}.schema.json: its events are not event.schema.json's"
+    node["items"] = {}
+    del schema["$id"]  # its own `#/...` references resolve in this copy, not in the registered original
+    return validator(name).evolve(schema=schema)
+
+
+def iter_errors(name: str, doc: object) -> Iterator[ValidationError]:
+    """Every violation of the format `name` (the same as its schema's), events checked by their type's entry."""
+    if name == "event":
+        yield from _event_errors(doc)
+        return
+    if name not in EVENT_LISTS:
+        yield from validator(name).iter_errors(doc)
+        return
+    yield from _without_events(name).iter_errors(doc)
+    events = doc
+    for key in EVENT_LISTS[name]:
+        events = events.get(key) if isinstance(events, dict) else None
+    for i, event in enumerate(events if isinstance(events, list) else []):
+        for e in _event_errors(event):
+            e.path.extendleft(reversed([*EVENT_LISTS[name], i]))
+            yield e
+
+
 def _pointer(path) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path) if path else "/"
 
@@ -47,6 +101,6 @@ def _pointer(path) -> str:
 def problems(name: str, doc: object, limit: int = 20) -> list[str]:
     """Up to `limit` violations of the format `name`, each as 'JSON-pointer: message', deepest first."""
     # best_match descends into anyOf/oneOf branches, so a bad answer names its own place, not its parent
-    errors = [best_match([e]) for e in validator(name).iter_errors(doc)]
+    errors = [best_match([e]) for e in iter_errors(name, doc)]
     errors.sort(key=lambda e: (-len(e.absolute_path), list(map(str, e.absolute_path))))
     return [f"{_pointer(e.absolute_path)}: {e.message[:200]}" for e in errors[:limit]]

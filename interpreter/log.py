@@ -5,14 +5,11 @@ so `maester replay` can prove a rerun matches event for event.
 from __future__ import annotations
 
 import json
-from functools import cache
-from importlib import resources
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
+from . import formats
 from .decisions import IllegalDecision
 from .game import Game
 from .mod import ModOptions, new_game
@@ -75,13 +72,6 @@ def read_log(path: Path) -> dict:
     return data
 
 
-@cache
-def _log_validator() -> Draft202012Validator:
-    schema = json.loads(resources.files("maester.schemas").joinpath(LOG_SCHEMA).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
-
-
 def validate_log(data: object, diags: Diagnostics, label: str = "log") -> None:
     """Every way `data` is not a game log of this version (at most 20), each with its JSON pointer."""
     from maester.dsl.limits import json_depth_problem
@@ -91,7 +81,7 @@ def validate_log(data: object, diags: Diagnostics, label: str = "log") -> None:
     if problem:
         diags.error("not-a-log", f"{label}: {problem}", Span(label, 0, 0))
         return
-    errors = sorted(_log_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    errors = sorted(formats.iter_errors("log", data), key=lambda e: list(map(str, e.absolute_path)))
     for e in errors[:20]:
         diags.error("log-schema", f"{label} does not match the game log schema at {json_pointer(e.absolute_path)}: "
                     f"{_short(e.message)}", Span(label, 0, 0), f"see schemas/{LOG_SCHEMA}")

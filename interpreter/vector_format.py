@@ -2,16 +2,17 @@
 
 schemas/vector.schema.json is generated from this module and the decision catalogue (decision_kinds.py), so
 the kinds a vector may hold and the shape of each kind's answers are the ones the engine declares
-(`python -c 'from maester.interpreter.vector_format import write_vector_schema; write_vector_schema()'`;
-a test fails when the file is stale). docs/conformance.md describes the same format in prose.
+(`maester schema --write`, or `write_vector_schema()`; a test fails when the file is stale). Its events are
+event.schema.json's (the event catalogue, events.py). docs/conformance.md describes the same format in prose.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .decision_kinds import DECISION_KINDS
+from .events import SCHEMA_ID as EVENT_REF  # one event, as the event catalogue declares it
+from .schema_files import schema_text, write_schema
 
 VECTOR_FORMAT = "maester-conformance-vector"
 INDEX_FORMAT = VECTOR_FORMAT + "-index"
@@ -33,7 +34,6 @@ COMPARE = {
 
 _BASE = "https://maester.example/schemas"
 STATE_REF = f"{_BASE}/state/2/state.schema.json"
-EVENT_REF = f"{_BASE}/log/1/log.schema.json#/properties/events/items"  # one event, as a game log has it
 SCHEMA_ID = f"{_BASE}/vector/{VECTOR_VERSION}/vector.schema.json"
 
 
@@ -213,11 +213,9 @@ def vector_schema() -> dict:
 
 
 def vector_schema_text() -> str:
-    return json.dumps(vector_schema(), indent=2) + "\n"
+    return schema_text(vector_schema())
 
 
 def write_vector_schema(path: Path | None = None) -> Path:
-    """Rewrite schemas/vector.schema.json (or `path`) from this module and the decision catalogue."""
-    target = path or Path(__file__).resolve().parents[1] / "schemas" / "vector.schema.json"
-    target.write_text(vector_schema_text(), encoding="utf-8")
-    return target
+    """Rewrite schemas/vector.schema.json (or `path`)."""
+    return write_schema("vector.schema.json", vector_schema_text(), path)

@@ -1,6 +1,7 @@
 """The exchanged formats have schemas, and what the engine writes follows them: the state and the pending
 decision at sampled decisions of base and Mother of Dragons games (Tides of Battle on and off), saved
-positions and game logs. The decision catalogue is complete and its schema file is up to date."""
+positions, game logs and every event. The decision and event catalogues are complete and their schema files
+are up to date."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from maester.interpreter import formats
 from maester.interpreter.agents import agents_for
 from maester.interpreter.decision_kinds import DECISION_KINDS, decision_schema_text
+from maester.interpreter.events import EVENTS, event_schema_text, fields_table
 from maester.interpreter.log import game_log
 from maester.interpreter.mod import ModOptions, new_game
 
@@ -105,8 +107,122 @@ def _undescribed(node, path=()):
                     yield from _undescribed(item, (*path, key))
 
 
-@pytest.mark.parametrize("name", ["bundle", "state", "position", "log", "decision", "vector"])
+@pytest.mark.parametrize("name", ["bundle", "state", "position", "event", "log", "decision", "vector"])
 def test_every_field_of_every_format_has_a_meaning(name):
     schema = json.loads((REPO / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
     missing = sorted(set(_undescribed(schema)))
     assert not missing, f"fields of {name}.schema.json without a description (docs/bundle.md shows them): {missing}"
+
+
+# ---- events ------------------------------------------------------------------------------------------------
+
+MORE_GAMES = [("base-4p", 6, True), ("base-5p", 7, False), ("mod-3p", 8, True), ("mod-7p-with-targaryen", 9, True),
+              ("mod-6p-without-targaryen", 10, False)]
+
+
+@pytest.fixture(scope="module")
+def events(played, rules_default):
+    """Every event of ten whole games: five base setups and five Mother of Dragons ones, six with Tides of Battle."""
+    out = [e for game, _, _ in played for e in game.events]
+    for setup, seed, tides in MORE_GAMES:
+        g = new_game(rules_default, setup, seed=seed, options=ModOptions(tides_of_battle=tides))
+        g.play(agents_for(g.state.houses, "heuristic" if seed % 2 else "random", seed=seed))
+        out += g.events
+    return json.loads(json.dumps(out))
+
+
+def test_every_event_of_real_games_follows_the_event_schema(events):
+    wrong = [(e["type"], found) for e in events if (found := formats.problems("event", e))]
+    assert not wrong, wrong[:5]
+    assert len(events) > 5000 and len({e["type"] for e in events}) >= 55
+
+
+def test_the_event_schema_refuses_what_the_engine_never_writes(events):
+    combat = next(e for e in events if e["type"] == "combat")
+    support = next(e for e in events if e["type"] == "support")
+    loan_discount = {"n": 3, "round": 2, "phase": "action", "type": "loan-discount", "rule": "R40.7.3", "text": "t",
+                     "house": None}
+    assert formats.problems("event", loan_discount) == []  # null: the token is set aside
+    bad = {
+        "an undeclared type": {**combat, "type": "explosion"},
+        "a missing field": {k: v for k, v in combat.items() if k != "defender"},
+        "a missing common field": {k: v for k, v in combat.items() if k != "round"},
+        "a wrong type": {**combat, "area": 7},
+        "a field its type does not have": {**combat, "winner": combat["attacker"]},
+        "a value outside a fixed vocabulary": {**support, "side": "neutral"},
+        "a rule its type never cites": {**combat, "rule": "R13.4"},
+        "a phase that does not exist": {**combat, "phase": "lunch"},
+        "a malformed id": {**combat, "attacker": "Stark"},
+    }
+    found = {why: formats.problems("event", e) for why, e in bad.items()}
+    assert found["an undeclared type"][0].startswith("/type: 'explosion' is not one of ['advance', ")
+    assert found["a missing field"] == ["/: 'defender' is a required property"]
+    assert found["a missing common field"] == ["/: 'round' is a required property"]
+    assert found["a wrong type"] == ["/area: 7 is not of type 'string'"]
+    assert found["a field its type does not have"] == ["/: Additional properties are not allowed ('winner' was "
+                                                       "unexpected)"]
+    assert found["a value outside a fixed vocabulary"] == ["/side: 'neutral' is not one of ['attacker', 'defender']"]
+    assert found["a rule its type never cites"][0].startswith("/rule: 'R13.4' is not one of ['R19', 'R20.2', ")
+    assert found["a phase that does not exist"][0].startswith("/phase: 'lunch' is not one of ['setup', ")
+    assert found["a malformed id"][0].startswith("/attacker: 'Stark' does not match ")
+    assert formats.problems("event", {**loan_discount, "house": 3}) == ["/house: 3 is not valid under any of the "
+                                                                        "given schemas"]
+    # a log is checked event by event with the same verdicts, each at its place in the log
+    log = {"format": "maester-game-log", "version": 1, "setup": "base-3p", "seed": 1, "answers": [],
+           "events": [combat, bad["a wrong type"]]}
+    assert formats.problems("log", log) == ["/events/1/area: 7 is not of type 'string'"]
+
+
+def test_checking_an_event_by_its_type_gives_the_whole_schemas_verdict(events):
+    """formats checks an event against its type's entry alone (fast); the whole schema must agree."""
+    whole = formats.validator("event")
+    sample = events[::97]
+    mutated = [{**e, "type": "nothing"} for e in sample[:5]] + [{**e, "n": "x"} for e in sample[:5]] + \
+        [{k: v for k, v in e.items() if k != "rule"} for e in sample[:5]] + [{**e, "extra": 1} for e in sample[:5]]
+    for e in sample + mutated + [[], "event", None]:
+        assert whole.is_valid(e) == (not formats.problems("event", e)), e
+
+
+def test_the_event_schema_file_is_generated_from_the_catalogue():
+    on_disk = (REPO / "schemas" / "event.schema.json").read_text(encoding="utf-8")
+    assert on_disk == event_schema_text(), "schemas/event.schema.json is stale: run `maester schema --write`"
+    schema = json.loads(on_disk)
+    assert set(schema["$defs"]) == set(EVENTS) and schema["properties"]["type"]["enum"] == sorted(EVENTS)
+    assert schema["$id"] == "https://maester.example/schemas/event/1/event.schema.json"
+    combat = schema["$defs"]["combat"]
+    assert combat["required"] == ["n", "round", "phase", "type", "rule", "text", "area", "attacker", "defender"]
+    assert schema["$defs"]["destroy"]["required"][6:] == ["house"]  # area, count and kind are not always set
+    assert "secret" in schema["$defs"]["raven-look"]["properties"]
+    assert "secret" not in schema["$defs"]["raven-swap"]["properties"]
+
+
+def test_the_log_and_vector_schemas_refer_to_the_event_schema():
+    event_id = json.loads((REPO / "schemas" / "event.schema.json").read_text())["$id"]
+    log = json.loads((REPO / "schemas" / "log.schema.json").read_text())
+    vector = json.loads((REPO / "schemas" / "vector.schema.json").read_text())
+    assert log["properties"]["events"]["items"] == {"$ref": event_id} and "event" not in log["$defs"]
+    assert vector["properties"]["expected"]["properties"]["events"]["items"] == {"$ref": event_id}
+
+
+def test_the_docs_show_the_event_fields_and_the_schema():
+    doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    assert fields_table() in doc, "docs/scenarios.md: paste interpreter.events.fields_table() (Event fields)"
+    assert "schemas/event.schema.json" in doc
+
+
+def test_schema_write_rewrites_every_generated_schema(tmp_path):
+    from typer.testing import CliRunner
+
+    from maester.dsl.effect_schema import effect_schema_text
+    from maester.interpreter.vector_format import vector_schema_text
+    from maester.tools.cli import app
+
+    folder = tmp_path / "schemas"
+    folder.mkdir()
+    r = CliRunner().invoke(app, ["schema", "--write", "--path", str(folder / "effect.schema.json")])
+    assert r.exit_code == 0, r.output
+    made = {"effect": effect_schema_text(), "event": event_schema_text(), "decision": decision_schema_text(),
+            "vector": vector_schema_text()}
+    assert {p.name for p in folder.iterdir()} == {f"{name}.schema.json" for name in made}
+    for name, text in made.items():
+        assert (folder / f"{name}.schema.json").read_text(encoding="utf-8") == text, name

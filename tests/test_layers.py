@@ -18,7 +18,7 @@ from .conftest import REPO
 
 LAYERS = [
     ("core", {"rng", "state", "cursor", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
-              "position", "procedures", "events", "bundle_check"}),
+              "position", "procedures", "events", "bundle_check", "schema_files"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from typer.testing import CliRunner
 from maester.dsl import CompileError, compile_paths
 from maester.dsl.compile import default_content_dir
 from maester.dsl.diagnostics import Diagnostics
-from maester.dsl.diff import diff_bundles, format_diff
+from maester.dsl.diff import count, diff_bundles, diff_lines
 from maester.interpreter.agents import agents_for
 from maester.interpreter.mod import ModOptions, new_game
 from maester.interpreter.rules import Rules, apply_variant
@@ -196,12 +197,34 @@ def test_track_roles_come_from_the_rules_set(tmp_path):
 def test_diff_shows_each_changed_field(bundle):
     b = apply_variant(compile_paths([default_content_dir(), PACKS / "dance-with-mother-of-dragons"]),
                       "dance-with-mother-of-dragons")
-    diffs = {(d.section, d.ident): d for d in diff_bundles(bundle, b)}
-    fields = {p: (o, n) for p, o, n in diffs[("setups", "mod-8p")].fields}
-    assert fields["starting_power.targaryen"] == (None, 9)
-    assert fields["starting_loans.lannister"] == (None, ["random"])
-    assert ("setups", "mod-3p") not in diffs
-    assert "      starting_power.targaryen: null → 9" in format_diff(list(diffs.values()))
+    sections = diff_bundles(bundle, b)
+    fields = sections["setups"]["changed"]["mod-8p"]
+    assert fields["starting_power.targaryen"] == {"from": None, "to": 9}
+    assert fields["starting_loans.lannister"] == {"from": None, "to": ["random"]}
+    assert "mod-3p" not in sections["setups"]["changed"]
+    assert "      starting_power.targaryen: null → 9" in diff_lines(sections)
+
+
+def test_diff_compares_placements_by_area_and_cards_by_their_text(bundle):
+    changed = json.loads(json.dumps(bundle))
+    stark = changed["setups"]["base-3p"]["starting_units"]["stark"]
+    assert stark[0]["area"] == "winterfell"
+    stark[0]["units"]["footman"] += 1
+    stark.reverse()  # the order of placements is no difference
+    changed["house_cards"]["tywin-lannister"]["abilities"][0]["body"] = []
+    changed["house_cards"]["tywin-lannister"]["source"] = "elsewhere.mst:1:1"  # where it is written: no difference
+    changed["house_cards"]["eddard-stark"]["source"] = "elsewhere.mst:9:9"
+    sections = diff_bundles(bundle, changed)
+    assert sections["setups"]["changed"] == {"base-3p": {"starting_units.stark[winterfell].units.footman":
+                                                         {"from": 1, "to": 2}}}
+    tywin = sections["house_cards"]["changed"]["tywin-lannister"]
+    assert set(tywin) == {"abilities[0].body", "text"} and "eddard-stark" not in sections["house_cards"]["changed"]
+    assert tywin["text"]["to"] == ("Tywin Lannister (Lannister, strength 4). Once the winner is known: if you win "
+                                   "the combat, nothing happens.")
+    lines = diff_lines(sections)
+    assert lines[lines.index("  ~ tywin-lannister") + 1].startswith("      text: Tywin Lannister (Lannister, strength")
+    assert not any("abilities[0]" in line for line in lines)  # the text says what the compiled change means
+    assert count(sections) == 2 and diff_bundles(bundle, bundle) == {}
 
 
 def test_variant_is_enough_to_play_it():

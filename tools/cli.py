@@ -820,14 +820,14 @@ def diff(
                                             "`diff`); default: exit 0 whenever the comparison ran.")] = False,
 ) -> None:
     """Compare two bundles or packs: every added, removed and changed record and field, card text included."""
-    from .bundle_diff import diff_bundles, diff_lines
+    from maester.dsl.diff import count, diff_bundles, diff_lines
 
     need_path(b, "a bundle (.json), a content folder or a pack")
     from maester.interpreter.rules import apply_variant
 
     left, right = _load_any(run, a), apply_variant(_load_any(run, b), variant)
     sections = diff_bundles(left, right)
-    total = sum(len(s["added"]) + len(s["removed"]) + len(s["changed"]) for s in sections.values())
+    total = count(sections)
     run.result = {"a": str(a), "b": str(b), "differences": total, "sections": sections}
     for line in diff_lines(sections):
         run.say(line, markup=False)
@@ -1021,8 +1021,11 @@ def _repo_file(path: Path, what: str, must_exist: bool) -> Path:
 @app.command()
 @command("schema")
 def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrite the effect schema file "
-                                                         "from the primitive registry.")] = False,
-           path: Annotated[Path, typer.Option(help="The file --write rewrites (run from the repository).")]
+                                                         "from the primitive registry, and the event, decision "
+                                                         "and vector schemas beside it from their catalogues.")]
+           = False,
+           path: Annotated[Path, typer.Option(help="The effect schema file --write rewrites (run from the "
+                                                   "repository).")]
            = Path("schemas/effect.schema.json")) -> None:
     """Print (or rewrite) the effect schema generated from the primitive registry."""
     from maester.dsl.effect_schema import effect_schema_text
@@ -1031,9 +1034,18 @@ def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrit
         _repo_file(path, "maester schema", must_exist=False)
     text = effect_schema_text()
     if write:
+        from maester.interpreter.decision_kinds import decision_schema_text
+        from maester.interpreter.events import event_schema_text
+        from maester.interpreter.vector_format import vector_schema_text
+
         _write(path, text)
-        run.result = {"written": str(path)}
-        run.note(f"wrote {path}")
+        generated = [path]
+        for name, made in (("event", event_schema_text), ("decision", decision_schema_text),
+                           ("vector", vector_schema_text)):  # the other generated schemas, in the same folder
+            generated.append(path.parent / f"{name}.schema.json")
+            _write(generated[-1], made())
+        run.result = {"written": str(path), "generated": [str(p) for p in generated]}
+        run.note("wrote " + ", ".join(str(p) for p in generated))
     elif run.json:
         run.result = {"schema": json.loads(text)}
     else:

@@ -1,0 +1,20 @@
+"""The schema files generated from the engine's declarations (the event and decision catalogues, the vector
+format): one way to print and write them, so that every generated file has the same form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
+
+
+def schema_text(schema: dict) -> str:
+    return json.dumps(schema, indent=2) + "\n"
+
+
+def write_schema(file: str, text: str, path: Path | None = None) -> Path:
+    """Write `text` to schemas/`file` (or `path`); returns where."""
+    target = path or SCHEMA_DIR / file
+    target.write_text(text, encoding="utf-8")
+    return target
