@@ -24,7 +24,7 @@ def star_limit(g: Game, house: str) -> int:
 
 
 def order_sets(g: Game) -> list[str]:
-    return [s for s in (g.game_rec.get("order_sets") or ["house"]) if s != "vassal"]
+    return g.house_order_sets()
 
 
 def house_tokens(g: Game) -> list[str]:
@@ -111,8 +111,8 @@ def assign_orders(g: Game) -> Proc:
     """
     st = g.state
     for house in g.turn_order:
-        if g.is_vassal(house):
-            continue  # vassal orders come after the houses' own (R34.1)
+        if not g.places_own_orders(house):
+            continue  # its orders come after the houses' own (R34.1)
         areas = st.areas_of(house)
         for i, area in enumerate(areas):
             options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
@@ -128,7 +128,7 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-    yield from g.vassal_orders()
+    yield from g.after_own_orders()
     placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}
     g.emit("reveal-orders", "R13.4", f"orders revealed ({len(placed)})", orders=placed)
 
@@ -182,7 +182,7 @@ def remove_unresolvable(g: Game) -> None:
 
 def planning_phase(g: Game) -> Proc:
     g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
-    yield from g.before_orders()  # Mother of Dragons: commanders choose their vassals (R33)
+    yield from g.before_orders()  # an extension point (e.g. R33: who commands which house)
     yield from assign_orders(g)
     yield from messenger_raven(g)
     remove_unresolvable(g)
