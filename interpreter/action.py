@@ -55,7 +55,7 @@ def _independent(g: Game, areas: list[str]) -> bool:
         most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
         asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
     house = g.state.orders[areas[0]]["house"]
-    # a purchase may change what the other orders do (an improved castle musters more, R41), so a buying
+    # a purchase may change what the other orders do (a castle that gains a level musters more, R41), so a buying
     # order leaves the order free only when it cannot buy anything, even with all that power
     return asking <= 1 and not (banks and any(g.consolidate_purchases(house, most)))
 
@@ -287,7 +287,7 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
         st.orders.pop(origin, None)
         g.emit("march", "R16.2", f"{house} resolves its march in {origin} without moving", house=house, area=origin)
         return
-    # leaving a power token behind (R16.8, R23.2)
+    # a power token left behind (R16.8, R23.2)
     emptied = len(moves) == len(st.units_in(origin, house))
     a = g.board.area(origin)
     if (emptied and a.is_land and g.state.houses[house].power > 0 and origin not in st.power_tokens

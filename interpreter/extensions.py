@@ -78,12 +78,12 @@ class RulesHooks:
 
     def keeps_last_place(self, house: str) -> bool:
         """Does `house` always hold the last positions of the influence tracks, whatever the bids or effects
-        (R5.6, R36.2)? Base game: no house does."""
+        (R10.3, R36.2)? Base game: no house does."""
         return False
 
     # ---- setup (R4) -----------------------------------------------------------------------------------
     def before_setup(self) -> None:
-        """Anything decided before the houses are set up, such as which houses the players take (R4.1, R31.1).
+        """Anything decided before the houses are set up, such as which houses the players take (R4.6, R31.1).
         Base game: nothing (every house of the setup has a player)."""
 
     def setup_house(self, house: str) -> HouseState:
@@ -92,12 +92,12 @@ class RulesHooks:
         return self.player_house_at_setup(house)  # type: ignore[attr-defined]
 
     def starting_track(self, track: str, order: list[str]) -> list[str]:
-        """The starting order of an influence track, from the setup's order of the houses in play (R4.4,
+        """The starting order of an influence track, from the setup's order of the houses in play (R4.8,
         R31.9). Base game: the setup's order (houses that keep the last place go last)."""
         return self.last_places_kept(order)  # type: ignore[attr-defined]
 
     def starting_units(self, house: str) -> list[dict]:
-        """The units a house starts with (R4.8). Base game: the setup's starting units of the house."""
+        """The units a house starts with (R4.9). Base game: the setup's starting units of the house."""
         return self.setup_rec["starting_units"].get(house, [])
 
     def finish_setup(self) -> None:
@@ -110,12 +110,12 @@ class RulesHooks:
             "houses": list(st.houses)}
 
     def after_setup(self) -> Proc:
-        """Setup steps that ask decisions, before round 1 (R40.4 starting loans). Base game: none."""
+        """Setup steps that ask decisions, before round 1 (R40.4). Base game: none."""
         return _nothing()
 
     # ---- the round ---------------------------------------------------------------------------------------
     def at_round_start(self) -> Proc:
-        """What happens at the start of a round, before the Westeros cards are drawn (R6.1, R31.16). Base game:
+        """What happens at the start of a round, before the Westeros cards are drawn (R6.2.1, R6.6). Base game:
         nothing."""
         return _nothing()
 
@@ -153,7 +153,7 @@ class RulesHooks:
         return _nothing()
 
     def raven_may_swap(self, area: str) -> bool:
-        """May the Messenger Raven holder swap the order in `area` (R14.2, R34.8)? Base game: any of its own."""
+        """May the Messenger Raven holder swap the order in `area` (R13.5.1, R34.8)? Base game: any of its own."""
         return True
 
     # ---- the Action Phase (R15-R18) ----------------------------------------------------------------------
@@ -183,7 +183,7 @@ class RulesHooks:
 
     # ---- combat (R19-R22) ------------------------------------------------------------------------------
     def hand_for_combat(self, house: str) -> list[str]:
-        """The house cards `house` chooses from in a combat (R19.5, R35.2). Base game: its hand."""
+        """The house cards `house` chooses from in a combat (R20.1.1, R35.2). Base game: its hand."""
         return list(self.state.houses[house].hand)
 
     def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
@@ -203,7 +203,7 @@ class RulesHooks:
         return {holder}
 
     def unit_strength_of_kind(self, kind: str) -> int:
-        """The combat strength of an unrouted unit of `kind` (R2.3, R38.2). Base game: the printed strength."""
+        """The combat strength of an unrouted unit of `kind` (R2.3.1, R38.2). Base game: the printed strength."""
         return self.rules.unit_kinds[kind]["strength"]
 
     # ---- areas ------------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ class RulesHooks:
         return set()
 
     def castle_level(self, area: str) -> str:
-        """The castle of `area`: none, castle or stronghold (R1.6, R41.2). Base game: the printed one."""
+        """The castle of `area`: none, castle or stronghold (R26.1, R41.2). Base game: the printed one."""
         return self.board.area(area).castle
 
     def power_icons(self, area: str) -> int:
@@ -230,7 +230,7 @@ class RulesHooks:
         return self.castle_counts()  # type: ignore[attr-defined]
 
     def victory_words(self, house: str) -> str:
-        """What a house's victory points count, for the reports. Base game: castles and strongholds."""
+        """What a house's victory points count, for the reports (R26, R37.1). Base game: castles and strongholds."""
         return "castles and strongholds"
 
     def check_victory(self) -> None:

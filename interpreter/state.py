@@ -52,7 +52,7 @@ class GameState:
     forbidden_orders: list[str] = field(default_factory=list)  # order ids barred this Planning Phase
     tides_of_battle: bool = False
     tides_deck: list[str] = field(default_factory=list)
-    # each rules module's own state, under the module's id (e.g. "mother-of-dragons"): plain JSON data that
+    # each rules module's own state, under the module's id (its `MODULE`): plain JSON data that
     # only that module reads and writes (docs/modules.md); the base game has none
     modules: dict[str, dict] = field(default_factory=dict)
     winner: str | None = None

@@ -32,7 +32,7 @@ COMPARE = {
 }
 
 _BASE = "https://maester.example/schemas"
-STATE_REF = f"{_BASE}/state/1/state.schema.json"
+STATE_REF = f"{_BASE}/state/2/state.schema.json"
 EVENT_REF = f"{_BASE}/log/1/log.schema.json#/properties/events/items"  # one event, as a game log has it
 SCHEMA_ID = f"{_BASE}/vector/{VECTOR_VERSION}/vector.schema.json"
 
