@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from maester.interpreter.decision_kinds import DECISION_KINDS as CATALOGUE
+from maester.interpreter.mod_state import DragonsState
 from maester.interpreter.rules import Rules
 
 HIDDEN = "hidden"
@@ -86,6 +87,7 @@ def known_wildling_top(game, house: str) -> str | None:
 def view(game, house: str) -> dict:
     """The information-set view of `house` (plain JSON): everything it may know, nothing else."""
     st = game.state
+    ms = DragonsState.of(st)  # a rules module's pieces (empty in the base game)
     revealed = orders_revealed(game)
     orders = {}
     for area, o in sorted(st.orders.items()):
@@ -94,7 +96,7 @@ def view(game, house: str) -> dict:
     houses = {}
     points = game.victory_table()
     for h, hs in st.houses.items():
-        vassal = game.is_vassal(h)
+        vassal = h in ms.vassals
         sees_hand = h == house or not vassal or game.actor(h) == house
         houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid,
                      "hand": sorted(hs.hand) if sees_hand else HIDDEN, "hand_size": len(hs.hand),
@@ -117,10 +119,10 @@ def view(game, house: str) -> dict:
         "neutral_forces": dict(st.neutral_forces), "blocked": list(st.blocked),
         "wildling_threat": st.wildling_threat, "wildling_top": known_wildling_top(game, house),
         "deck_sizes": {k: len(v) for k, v in st.decks.items()}, "wildling_deck_size": len(st.wildling_deck),
-        "tides_deck_size": len(st.tides_deck), "loan_deck_size": len(st.loan_deck),
-        "loyalty": dict(st.loyalty), "improvements": {a: list(v) for a, v in st.improvements.items()},
-        "dragon_strength": st.dragon_strength, "vassals": list(st.vassals), "commanders": dict(st.commanders),
-        "bank": list(st.bank), "loans": {h: list(v) for h, v in st.loans.items()},
+        "tides_deck_size": len(st.tides_deck), "loan_deck_size": len(ms.loan_deck),
+        "loyalty": dict(ms.loyalty), "improvements": {a: list(v) for a, v in ms.improvements.items()},
+        "dragon_strength": ms.dragon_strength, "vassals": list(ms.vassals), "commanders": dict(ms.commanders),
+        "bank": list(ms.bank), "loans": {h: list(v) for h, v in ms.loans.items()},
         "secrets": secrets, "winner": st.winner, "end_reason": st.end_reason,
     }
 
@@ -129,12 +131,13 @@ def lean_view(game, house: str) -> dict:
     """The part of `view` the encoder reads, sharing the state's own lists instead of copying them (read it,
     never change it). `Encoder.encode(lean_view(g, h))` equals `Encoder.encode(view(g, h))`, only cheaper."""
     st = game.state
+    ms = DragonsState.of(st)  # a rules module's pieces (empty in the base game)
     revealed = orders_revealed(game)
     actor = game.actor
     orders = {a: o if revealed or o["house"] == house or actor(o["house"]) == house
               else {"house": o["house"], "order": HIDDEN} for a, o in st.orders.items()}
     points = game.victory_table()
-    vassals = st.vassals
+    vassals = ms.vassals
     houses = {}
     for h, hs in st.houses.items():
         hidden = h in vassals and h != house and actor(h) != house
@@ -149,7 +152,7 @@ def lean_view(game, house: str) -> dict:
             "neutral_forces": st.neutral_forces, "blocked": st.blocked, "wildling_threat": st.wildling_threat,
             "wildling_top": known_wildling_top(game, house),
             "deck_sizes": {k: len(v) for k, v in st.decks.items()}, "wildling_deck_size": len(st.wildling_deck),
-            "loyalty": st.loyalty}
+            "loyalty": ms.loyalty}
 
 
 class Encoder:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from maester.interpreter.mod import ModOptions, new_game
+from maester.interpreter.mod_state import DragonsState
 from maester.interpreter.rules import Rules
 
 
@@ -36,4 +37,4 @@ def returns(game) -> dict[str, float]:
 
 def player_houses(game) -> list[str]:
     """The houses played by someone (vassals are not players), sorted."""
-    return sorted(h for h in game.state.houses if h not in game.state.vassals)
+    return sorted(h for h in game.state.houses if h not in DragonsState.of(game.state).vassals)

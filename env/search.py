@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from maester.interpreter.agents import HeuristicAgent, RandomAgent
 from maester.interpreter.decisions import Decision, IllegalDecision
+from maester.interpreter.mod_state import DragonsState
 from maester.interpreter.position import Checkpoint
 from maester.interpreter.rng import Rng, seed_state
 
@@ -111,7 +112,7 @@ def determinize(game, house: str, rng: Rng):
     else:
         rng.shuffle(st.wildling_deck)
     rng.shuffle(st.tides_deck)
-    rng.shuffle(st.loan_deck)
+    rng.shuffle(DragonsState.of(st).loan_deck)
     st.rng = seed_state(rng.below(1 << 62))
     return g
 

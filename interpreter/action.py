@@ -58,8 +58,8 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
 def _independent(g: Game, areas: list[str]) -> bool:
     """Do one house's orders of the Consolidate Power step resolve independently of their order? Plain Consolidate
     Power orders do (each gains its own power, R18.2), with at most one that asks a question (a special one in a
-    castle area: power or muster, R18.3); so do Iron Bank orders that cannot buy any loan even with all that
-    power (R40.4). Muster orders (R34.5) do not."""
+    castle area: power or muster, R18.3); so do orders that buy something but cannot buy anything even with all
+    that power (R40.4, `consolidate_purchases`). Muster orders (R34.5) do not."""
     asking, most, banks = 0, g.state.houses[g.state.orders[areas[0]]["house"]].power, 0
     for area in areas:
         rec = g.rules.order(g.state.orders[area]["order"])
@@ -72,9 +72,9 @@ def _independent(g: Game, areas: list[str]) -> bool:
         most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
         asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
     house = g.state.orders[areas[0]]["house"]
-    # a loan bought may change what the other orders do (an improved castle musters more, R41), so an Iron Bank
+    # a purchase may change what the other orders do (a castle that gains a level musters more, R41), so a buying
     # order leaves the order free only when it cannot buy anything, even with all that power
-    return asking <= 1 and not (banks and any(g.loan_choices(house, most)))
+    return asking <= 1 and not (banks and any(g.consolidate_purchases(house, most)))
 
 
 # ---- raids --------------------------------------------------------------------------------------
@@ -304,20 +304,19 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
         st.orders.pop(origin, None)
         g.emit("march", "R16.2", f"{house} resolves its march in {origin} without moving", house=house, area=origin)
         return
-    # leaving a power token behind (R16.8, R23.2)
+    # a power token left behind (R16.8, R23.2)
     emptied = len(moves) == len(st.units_in(origin, house))
     a = g.board.area(origin)
     if (emptied and a.is_land and g.state.houses[house].power > 0 and origin not in st.power_tokens
-            and a.home != house and g.can_hold_power(house)):
+            and a.home != house and g.may_hold_power(house)):
         leave = yield g.ask(house, "leave-power", f"{house}: leave a power token in {origin}?", ["yes", "no"],
                             "R16.8", area=origin)
         if leave == "yes":
             st.houses[house].power -= 1
             st.power_tokens[origin] = house
             g.emit("power-token", "R23.2.1", f"{house} leaves a power token in {origin}", house=house, area=origin)
-    elif emptied and a.is_land and g.is_vassal(house) and a.home != house and origin not in st.power_tokens:
-        st.power_tokens[origin] = house  # a vassal always marks the land it leaves (R35.9)
-        g.emit("power-token", "R35.9", f"{house} (vassal) leaves a power token in {origin}", house=house, area=origin)
+    elif emptied and a.is_land and a.home != house and origin not in st.power_tokens:
+        g.area_left_unmarked(house, origin)
     # peaceful moves happen with the attack (R16.4.2); the attackers wait off the board
     attacking: list[list] = []
     for kind, dest in moves:
@@ -480,7 +479,7 @@ def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
 
 
 def _resolve_consolidate_step(g: Game, house: str, area: str) -> Proc:
-    """Consolidate power orders, and orders that resolve at that time (Iron Bank, vassal muster: R18.4)."""
+    """Consolidate power orders, and orders that resolve at that time (a rules module's, R18.4)."""
     if g.order_type(g.state.orders[area]["order"]) == "consolidate-power":
         yield from resolve_consolidate(g, house, area)
     else:

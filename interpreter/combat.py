@@ -150,9 +150,7 @@ class Combat:
         if rec.get("only_vs_castles"):
             attacking_castle = for_house == self.attacker and g.castle_level(self.area) != "none"
             return rec["strength"] if attacking_castle else 0
-        if unit[0] in g.flying_kinds():
-            return g.state.dragon_strength
-        return rec["strength"]
+        return g.unit_strength_of_kind(unit[0])
 
     # ---- strength
     def initial(self, g: Game, house: str) -> int:

@@ -473,7 +473,7 @@ def _nothing() -> tuple:
 # -- power
 @handler("gain-power")
 def _gain_power(g, sc, a, st):
-    if a["house"] in g.state.houses and not g.is_vassal(a["house"]):
+    if a["house"] in g.state.houses:  # a house that may hold no power gains none (`may_hold_power`)
         g.gain_power(a["house"], a["amount"], sc.rule, sc.card or "")
     return _nothing()
 
@@ -1140,14 +1140,6 @@ _q("controls")(lambda g, sc, a: g.controller(a["area"]) == a["house"])
 _q("home-area")(lambda g, sc, a: g.rules.house(a["house"])["home"])
 
 
-@query("loyalty-areas")
-def _loyalty_areas(g, sc, a):
-    out = sorted(area for area, n in g.loyalty().items() if n > 0)
-    if a.get("next-to"):
-        out = [x for x in out if any(y not in g.state.blocked for y in g.board.neighbours(x, a["next-to"]))]
-    return out
-
-
 _q("river-areas")(lambda g, sc, a: g.river_areas())
 _q("position")(lambda g, sc, a: g.state.position(a["house"], a["track"]))
 _q("power")(lambda g, sc, a: g.state.houses[a["house"]].power if a["house"] in g.state.houses else 0)
@@ -1157,11 +1149,7 @@ _q("wildling-threat")(lambda g, sc, a: g.state.wildling_threat)
 _q("westeros-decks")(lambda g, sc, a: [d for d in g.game_rec["westeros_decks"]  # declared drawing order
                                        if g.state.decks.get(d)])
 _q("others")(lambda g, sc, a: [h for h in g.turn_order if h != a["house"]])
-_q("player-houses")(lambda g, sc, a: [h for h in g.turn_order if not g.is_vassal(h)])
-_q("vassals")(lambda g, sc, a: [h for h in g.turn_order if g.is_vassal(h)])
 _q("turn-order")(lambda g, sc, a: list(reversed(g.turn_order)) if a.get("reverse") else list(g.turn_order))
-_q("is-vassal")(lambda g, sc, a: g.is_vassal(a["house"]))
-_q("commander")(lambda g, sc, a: g.commander_of(a["house"]))
 _q("holder")(lambda g, sc, a: g.holder(a["token"]))
 _q("is-in-play")(lambda g, sc, a: a["house"] in g.state.houses)
 _q("count")(lambda g, sc, a: len(a["items"]))
@@ -1173,53 +1161,6 @@ _q("without")(lambda g, sc, a: [x for x in a["items"] if x not in a["removed"]])
 @query("highest-track")
 def _highest_track(g, sc, a):
     return min(g.track_ids(), key=lambda t: (g.state.position(a["house"], t), g.track_ids().index(t)))
-
-
-# ---- Mother of Dragons primitives that need MoD state (loyalty, improvements, dragons) ------------
-# They are registered so every compiled bundle can run; the MoD state they act on is kept in
-# GameState.extra until the Mother of Dragons rules land (issue: MoD).
-
-@handler("place-loyalty")
-def _place_loyalty(g, sc, a, st):
-    g.add_loyalty(a["area"], a.get("count", 1), sc.rule)
-    return _nothing()
-
-
-@handler("move-loyalty")
-def _move_loyalty(g, sc, a, st):
-    if g.loyalty().get(a["from"], 0) > 0:
-        g.add_loyalty(a["from"], -1, sc.rule)
-        g.add_loyalty(a["to"], 1, sc.rule)
-    return _nothing()
-
-
-@handler("improve")
-def _improve(g, sc, a, st):
-    g.state.improvements.setdefault(a["area"], []).append(a["improvement"])
-    g.emit("improve", sc.rule, f"{a['area']} gets a {a['improvement']} improvement", area=a["area"])
-    return _nothing()
-
-
-@handler("degrade")
-def _degrade(g, sc, a, st):
-    g.state.improvements.setdefault(a["area"], []).append(f"no-{a['icon']}")
-    g.emit("degrade", sc.rule, f"the {a['icon']} of {a['area']} is degraded", area=a["area"])
-    return _nothing()
-
-
-@handler("advance-dragon-strength")
-def _advance_dragons(g, sc, a, st):
-    # "any one token still on the round track" (R39.3): the furthest, so no earlier round loses its token;
-    # with none left on the track there is nothing to move (R0.6)
-    if not g.state.dragon_tokens:
-        return _nothing()
-    g.state.dragon_tokens.remove(max(g.state.dragon_tokens))
-    g.state.dragon_strength += 1
-    g.emit("dragons", sc.rule, f"dragon strength is now {g.state.dragon_strength}")
-    return _nothing()
-
-
-_q("has-dragon-token-left")(lambda g, sc, a: g.dragon_tokens_left() > 0)
 
 
 def supply_of(g: Game, house: str) -> int:

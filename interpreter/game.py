@@ -18,6 +18,7 @@ from . import control, cursor, position
 from .decision_kinds import DECISION_KINDS
 from .decisions import Decision, IllegalDecision
 from .events import EVENTS
+from .extensions import RulesHooks
 from .phases import action_phase, planning_phase, westeros_phase
 from .position import Checkpoint
 from .rng import Rng, seed_state
@@ -61,10 +62,12 @@ class Options:
     rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
 
 
-_RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (Mother of Dragons)
+_RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (rules modules)
 
 
-class Game:
+class Game(RulesHooks):
+    """The base rules; a rules module subclasses it and overrides only the extension points (extensions.py)."""
+
     options_type: type[Options] = Options
 
     def __init_subclass__(cls, **kwargs):
@@ -91,7 +94,7 @@ class Game:
         self.board = rules.board(self.setup_rec["board"])
         self.events: list[dict] = []
         self.answers: list = []
-        self.actions: list[dict] = []  # between-decision actions (gifts, leaving), each with its place `at`
+        self.actions: list[dict] = []  # between-decision actions a rules module allows, each with its place `at`
         self.checkpoints: list[Checkpoint] = []  # where the procedure could restart from the state alone
         self.decision: Decision | None = None
         self._count = 0
@@ -157,7 +160,7 @@ class Game:
             info.setdefault("card", self.origin[0])
             info.setdefault("source", self.origin[1])
         actor = self.actor(decider)
-        if actor != decider:  # a vassal's commander decides for it (R33.7)
+        if actor != decider:  # another house decides for it (R33.7)
             info.setdefault("for", decider)
             decider = actor
         d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
@@ -300,7 +303,7 @@ class Game:
         try:
             if st.phase == "setup":
                 self._setup()
-                yield from self.setup_hooks()
+                yield from self.after_setup()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
             while True:
@@ -341,30 +344,36 @@ class Game:
             raise StopRun
 
     def _setup(self) -> None:
-        """Base game setup (R4): tracks, units, garrisons, neutral forces, decks, power."""
-        s, rules, st = self.setup_rec, self.rules, self.state
-        sets = self.game_rec["house_card_sets"]
+        """The setup (R4): houses, tracks, units, garrisons, neutral forces, decks, power; a rules module adds to
+        it through the setup extension points (`before_setup`, `setup_house`, ...)."""
+        s, st = self.setup_rec, self.state
+        self.before_setup()
         for h in s["houses"]:
-            rec = rules.house(h)
-            st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
-                                      hand=rules.cards_of(h, sets))
-            if not st.houses[h].hand:
-                diags = Diagnostics()
-                diags.error("no-house-cards", f"house '{h}' has no house cards in the sets {sets}", None)
-                raise BundleError(diags)
+            st.houses[h] = self.setup_house(h)
         st.turn_track = self.turn_track
         for track in self.game_rec["tracks"]:
-            st.tracks[track] = [h for h in s["influence"][track] if h in st.houses]
-        for h, placements in s["starting_units"].items():
-            if h in st.houses:
-                self._place_units(h, placements)
+            st.tracks[track] = self.starting_track(track, [h for h in s["influence"][track] if h in st.houses])
+        for h in st.houses:
+            self._place_units(h, self.starting_units(h))
         self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
         st.blocked = list(s.get("blocked") or [])
         self._shuffle_decks()
+        self.finish_setup()
         st.round = 1
-        self.emit("setup", "R4", f"setup {s['id']}: {len(st.houses)} houses, seed {st.seed}",
-                  houses=list(st.houses))
+        rule, text, data = self.setup_report()
+        self.emit("setup", rule, text, **data)
+
+    def player_house_at_setup(self, house: str) -> HouseState:
+        """A player's house at setup: the setup's power, its starting supply and house cards (R4.11)."""
+        sets = self.game_rec["house_card_sets"]
+        hs = HouseState(power=self.starting_power(house), supply=self.rules.house(house)["starting_supply"],
+                        hand=self.rules.cards_of(house, sets))
+        if not hs.hand:
+            diags = Diagnostics()
+            diags.error("no-house-cards", f"house '{house}' has no house cards in the sets {sets}", None)
+            raise BundleError(diags)
+        return hs
 
     def _place_units(self, house: str, placements: list[dict]) -> None:
         for p in placements:
@@ -405,7 +414,7 @@ class Game:
         if token in self.state.seized_tokens:
             return self.state.seized_tokens[token]
         track = self.rules.dominance_tokens[token]
-        return self.state.tracks[track][0]
+        return next(h for h in self.state.tracks[track] if self.may_hold_dominance(h))
 
     def token_of_track(self, track: str) -> str:
         return self.rules.tracks[track]["dominance_token"]["id"]
@@ -436,6 +445,8 @@ class Game:
 
     def gain_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
         """Take power from the pool, as much as is left (R2.5.3)."""
+        if not self.may_hold_power(house):
+            return 0
         left = control.power_in_pool(self.state, house, self.power_total(house))
         got = max(0, min(amount, left))
         self.state.houses[house].power += got
@@ -445,6 +456,8 @@ class Game:
         return got
 
     def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
+        if not self.may_hold_power(house):
+            return 0
         have = self.state.houses[house].power
         lost = max(0, min(amount, have))
         self.state.houses[house].power -= lost
@@ -457,28 +470,20 @@ class Game:
         return control.controller(self.state, self.board, area)
 
     def castle_counts(self) -> dict[str, int]:
-        """Castle and stronghold areas each house controls (R23.7), degradations counted (R42.3): one pass."""
+        """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
         st, board, controller = self.state, self.board, control.controller  # local names: a hot loop
         counts = {h: 0 for h in st.houses}
-        improvements = st.improvements
-        for area in board.castle_lands:  # only improved areas can have lost their printed castle (R42.3)
-            if area in improvements and self.castle_level(area) == "none":
+        changed = self.changed_areas()
+        for area in board.castle_lands:  # only a changed area can have lost its printed castle (R42.3)
+            if area in changed and self.castle_level(area) == "none":
                 continue
             owner = controller(st, board, area)
             if owner in counts:
                 counts[owner] += 1
         return counts
 
-    def victory_table(self) -> dict[str, int]:
-        """Every house's victory points (base game: castles and strongholds)."""
-        return self.castle_counts()
-
     def victory_points(self, house: str) -> int:
         return self.victory_table().get(house, 0)
-
-    def victory_words(self, house: str) -> str:
-        """What a house's victory points count, for the reports."""
-        return "castles and strongholds"
 
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
@@ -530,12 +535,12 @@ class Game:
             self.emit("order-removed", rule, f"{order['house']}'s {order['order']} in {area} is removed "
                       "(no units left)", area=area, house=order["house"], order=order["order"])
 
-    def check_victory(self) -> None:
+    def castle_victory(self) -> None:
         """A house with 7 castles and strongholds wins at once (R26.1)."""
         need = self.game_rec["victory_points"]
         table = self.victory_table()
         for house in self.turn_order:
-            if table.get(house, 0) >= need:
+            if self.may_win(house) and table.get(house, 0) >= need:
                 self.state.winner = house
                 self.state.end_reason = f"controls {need} castles and strongholds"
                 self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",
@@ -550,7 +555,7 @@ class Game:
         def key(h):
             return tuple(measure(self, h) for _, measure in order)
 
-        ranking = sorted(st.houses, key=key)
+        ranking = sorted((h for h in st.houses if self.may_win(h)), key=key)
         st.winner = ranking[0]
         st.end_reason = "most castles and strongholds after the last round"
         steps = [words for words, _ in order]
@@ -577,7 +582,7 @@ class Game:
         """Does this placed order resolve in the Action Phase step `step` (raid, march, consolidate-power)?"""
         rec = self.rules.order(order["order"])
         if rec.get("resolves_at") == "consolidate-power":
-            return step == "consolidate-power"  # Iron Bank and muster orders (R18.4)
+            return step == "consolidate-power"  # orders a rules module adds to that step (R18.4)
         if rec["type"] == "raid-or-support":
             return step == "raid" and not order.get("kept")  # R34.4
         return rec["type"] == step
@@ -619,20 +624,14 @@ class Game:
             return rec["raid_gives_power"] == "yes"
         return rec["type"] == "consolidate-power"
 
-    def is_enemy(self, house: str, other: str) -> bool:
-        return house != other
-
-    def actor(self, house: str) -> str:
-        """Who makes a house's decisions (itself; a vassal's commander in Mother of Dragons)."""
-        return house
-
-    def resolve_other_order(self, house: str, area: str):
-        self.state.orders.pop(area, None)  # nothing in the base game resolves this way
-        return
-        yield  # pragma: no cover
-
     # ---- tracks --------------------------------------------------------------------------------------
+    def last_places_kept(self, order: list[str]) -> list[str]:
+        """`order` with the houses that keep the last places moved to the end (R36.2)."""
+        fixed = [h for h in order if self.keeps_last_place(h)]
+        return [h for h in order if h not in fixed] + fixed if fixed else list(order)
+
     def set_track(self, track: str, order: list[str], rule: str) -> None:
+        order = self.last_places_kept(order)
         self.state.tracks[track] = list(order)
         self.emit("track", rule, f"{track}: " + ", ".join(order), track=track, order=list(order))
 
@@ -643,59 +642,28 @@ class Game:
             self.set_track(track, order, rule)
 
     def track_after_move(self, house: str, track: str, position: int | None) -> list[str]:
-        """The track as `move_on_track` would leave it (nothing is changed)."""
+        """The track as `move_on_track` would leave it (nothing is changed); a house that keeps the last
+        places never moves, and the others move among themselves only (R36.2)."""
+        if self.keeps_last_place(house):
+            return list(self.state.tracks[track])
         order = [h for h in self.state.tracks[track] if h != house]
-        last = len(order)
+        movable = [h for h in order if not self.keeps_last_place(h)]
+        last = len(movable)
         pos = last if position is None else max(0, min(position, last))
-        order.insert(pos, house)
-        return order
-
-    def fixed_bids(self, track: str) -> dict[str, int]:
-        return {}
-
-    def loan_choices(self, house: str, power: int) -> tuple:
-        """The loans the house could buy with this much power (MoD Iron Bank, R40.4); none in the base game."""
-        return ()
-
-    def fixed_last_on_tracks(self, house: str) -> bool:
-        """A house that always holds the last positions of the influence tracks (MoD, R36.2)."""
-        return False
+        movable.insert(pos, house)
+        return movable + [h for h in order if h not in movable]
 
     # ---- areas and icons ------------------------------------------------------------------------------
-    def castle_level(self, area: str) -> str:
-        a = self.board.area(area)
-        marks = self.state.improvements.get(area, [])
-        if "no-castle" in marks or "no-stronghold" in marks:
-            return "none"
-        if "stronghold" in marks and a.castle != "none":
-            return "stronghold"
-        return a.castle
-
     def has_icon(self, area: str, icon: str) -> bool:
         if icon in ("castle", "stronghold"):  # two different icons: a stronghold is not a castle (R41.2, R41.9)
             return self.castle_level(area) == icon
         return (self.power_icons(area) if icon == "power" else self.supply_of_area(area)) > 0
-
-    def power_icons(self, area: str) -> int:
-        marks = self.state.improvements.get(area, [])
-        if "no-power" in marks:
-            return 0
-        return self.board.area(area).power + marks.count("power")
-
-    def supply_of_area(self, area: str) -> int:
-        marks = self.state.improvements.get(area, [])
-        if "no-supply" in marks:
-            return 0
-        return self.board.area(area).supply + marks.count("supply")
 
     def barrel_count(self, house: str) -> int:
         return sum(self.supply_of_area(a) for a in control.controlled_areas(self.state, self.board, house))
 
     def river_areas(self) -> list[str]:
         return [a.id for a in self.board.areas if getattr(a, "river", False)]
-
-    def may_enter(self, house: str, area: str) -> bool:
-        return True
 
     def can_fly(self, kind: str) -> bool:
         return bool(self.rules.unit_kinds[kind].get("flies"))
@@ -706,27 +674,9 @@ class Game:
             kinds = self._flying_kinds = frozenset(k for k, rec in self.rules.unit_kinds.items() if rec.get("flies"))
         return set(kinds)
 
-    def can_hold_power(self, house: str) -> bool:
-        return not self.is_vassal(house)
-
-    def take_area(self, area: str, house: str) -> None:
-        """A house now holds an area. Enemy ships in its port are taken over or destroyed once the march is
-        over (R24.7, R21.5.7: `action.port_consequences`)."""
-
-    def neutral_force_defeated(self, house: str, area: str) -> None:
-        pass
-
-    def after_march(self, house: str) -> None:
-        pass
-
-    def combat_over(self, combat) -> None:
-        pass
-
     # ---- house cards ----------------------------------------------------------------------------------
-    def hand_for_combat(self, house: str) -> list[str]:
-        return list(self.state.houses[house].hand)
-
-    def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
+    def discard_to_pile(self, house: str, card: str, keep: bool = False) -> None:
+        """A played card goes to its house's discards, or stays in hand when a card says so (R21.5.3)."""
         hs = self.state.houses[house]
         if card not in hs.hand:
             return
@@ -758,69 +708,6 @@ class Game:
             self.emit("cards", "R43", f"{card} is removed from the game", house=house, card=card)
         if not hs.hand:
             self.refresh_hand(house)
-
-    def blade_user(self, holder: str) -> str:
-        return holder
-
-    def blade_sides(self, holder: str) -> set[str]:
-        """The combatants for whom the blade holder may use the blade."""
-        return {holder}
-
-    def adjust_bids(self, track: str, bids: dict[str, int]):
-        return bids
-        yield  # pragma: no cover
-
-    def muster_areas(self, house: str) -> list[str] | None:
-        """Where a Westeros card lets a house muster (None: every castle area it controls)."""
-        return None
-
-    def before_orders(self):
-        return
-        yield  # pragma: no cover
-
-    def vassal_orders(self):
-        return
-        yield  # pragma: no cover
-
-    def raven_may_swap(self, area: str) -> bool:
-        return True
-
-    # ---- Mother of Dragons hooks (vassals, loyalty, dragons); base game: no-ops ---------------------------
-    def is_vassal(self, house: str) -> bool:
-        return False
-
-    def commander_of(self, house: str) -> str:
-        return house
-
-    def supply_chooser(self, house: str) -> str:
-        return house
-
-    def loyalty(self) -> dict[str, int]:
-        return self.state.loyalty
-
-    def add_loyalty(self, area: str, n: int, rule: str) -> None:
-        if n == 0:
-            return
-        self.state.loyalty[area] = self.state.loyalty.get(area, 0) + n
-        if self.state.loyalty[area] <= 0:
-            del self.state.loyalty[area]
-        self.emit("loyalty", rule, f"{'+' if n > 0 else ''}{n} loyalty token(s) in {area}", area=area)
-
-    def dragon_tokens_left(self) -> int:
-        return 0
-
-    def round_start_hooks(self):
-        return
-        yield  # pragma: no cover
-
-    def setup_hooks(self):
-        """What the setup gives that needs decisions (Mother of Dragons: starting loans)."""
-        return
-        yield  # pragma: no cover
-
-    def westeros_end_hooks(self):
-        return
-        yield  # pragma: no cover
 
     # ---- convenience -------------------------------------------------------------------------------
     def play(self, agents: dict) -> None:

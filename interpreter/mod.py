@@ -1,6 +1,7 @@
 """Mother of Dragons (R30–R42): vassals, houses that win by loyalty, dragons, the Iron Bank.
 
-`ModGame` is a `Game` whose rule hooks follow the expansion. It is chosen for every setup of a rules
+`ModGame` is a `Game` that overrides only declared extension points (interpreter/extensions.py) and keeps
+its own state in `GameState.modules["mother-of-dragons"]` (mod_state.py). It is chosen for every setup of a rules
 set with vassal order sets (see `new_game`). What makes a house special comes from the bundle:
 `never-vassal`, `last-on-tracks`, `gives-away-bids`, `victory-by loyalty` — no house is named here.
 """
@@ -9,10 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from maester.dsl.diagnostics import MaesterError
+
+from . import mod_effects  # noqa: F401  (registers the module's effect primitives)
 from .decisions import IllegalDecision
 from .game import Game, Options, Proc
 from .mod_bank import IronBankRules
 from .mod_loyalty import LoyaltyRules
+from .mod_state import DragonsStateAccess
 from .mod_vassals import VassalRules
 from .position import LEAVE
 from .rules import Rules
@@ -29,7 +34,7 @@ def new_game(rules: Rules, setup_id: str, seed: int = 0, options: Options | None
     return Game.class_for(rules, setup_id)(rules, setup_id, seed=seed, options=options, **kw)
 
 
-class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
+class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game):
     """A game of Mother of Dragons: the base rules with the expansion's hooks (vassals, loyalty, the bank)."""
 
     options_type = ModOptions
@@ -38,9 +43,10 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
     def plays(cls, game_rec: dict) -> bool:
         return "vassal" in (game_rec.get("order_sets") or [])  # the rules sets with vassals
 
-    # ---- setup (R31) -------------------------------------------------------------------------------
-    def _setup(self) -> None:
-        s, rules, st = self.setup_rec, self.rules, self.state
+    # ---- setup (R31): the base setup (Game._setup) with these points ---------------------------------------
+    def before_setup(self) -> None:
+        """The player houses: chosen (options) or drawn by the seed; the others are vassals (R31.1, R36.1)."""
+        s, rules = self.setup_rec, self.rules
         houses = list(s["houses"])
         fixed = [h for h in houses if rules.house(h).get("never_vassal")]
         chosen = list(getattr(self.options, "player_houses", None) or [])
@@ -50,60 +56,60 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
             chosen = fixed + pool[: s["players"] - len(fixed)]
         elif (len(set(chosen)) != s["players"] or not set(chosen) <= set(houses)
               or not set(fixed) <= set(chosen)):  # R31.1, R36.1: the setup's houses, one per player
-            from maester.dsl.diagnostics import MaesterError
-
             raise MaesterError(f"setup {s['id']}: the {s['players']} player houses must be chosen among "
                                f"{', '.join(houses)}" + (f" and include {', '.join(fixed)}" if fixed else "")
                                + f" (got {', '.join(chosen)})")
-        vassals = [h for h in houses if h not in chosen and h not in fixed]
-        sets = self.game_rec["house_card_sets"]
-        for h in houses:
-            rec = rules.house(h)
-            if h in vassals:
-                st.houses[h] = HouseState(power=0, supply=self.game_rec["vassal_supply"] or 0)
-            else:
-                st.houses[h] = HouseState(power=self.starting_power(h), supply=rec["starting_supply"],
-                                          hand=rules.cards_of(h, sets))
-        st.vassals = sorted(vassals)
-        st.turn_track = self.turn_track
-        for track in self.game_rec["tracks"]:
-            order = [h for h in s["influence"][track] if h in st.houses]
-            if any(h in vassals for h in order[:3]):  # R31.9
-                order = [h for h in order if h not in vassals] + [h for h in order if h in vassals]
-            st.tracks[track] = self._fixed_last(order)
-        for h in houses:
-            self._place_units(h, (s.get("vassal_starting_units") if h in vassals else s["starting_units"]).get(h, []))
-        self._place_garrisons()
-        st.neutral_forces = dict(s["neutral_forces"])
-        st.loyalty = dict(s.get("loyalty_tokens") or {})
-        st.dragon_tokens = list(s.get("dragon_strength_rounds") or [])
-        self._shuffle_decks()
-        if s.get("iron_bank"):
-            st.loan_deck = sorted(s["loan_deck"])
-            self.rng.shuffle(st.loan_deck)
-            costs = self.game_rec.get("loan_costs") or []
-            st.bank = [None] * len(costs)
-            st.bank[-1] = st.loan_deck.pop(0)  # R31.14
-        for h in houses:
-            if self._loyalty_house(h):
-                st.loyalty_points[h] = 0
-        st.round = 1
-        self.emit("setup", "R31", f"setup {s['id']}: players {', '.join(chosen)}; "
-                  f"vassals {', '.join(vassals) or 'none'}", houses=chosen, vassals=vassals)
+        self._players = chosen  # for the setup event (the setup runs in one go)
+        self.mod_state.vassals = sorted(h for h in houses if h not in chosen and h not in fixed)
 
-    def setup_hooks(self) -> Proc:
+    def setup_house(self, house: str) -> HouseState:
+        if self.is_vassal(house):  # no power, no house cards (R31.4, R35.2)
+            return HouseState(power=0, supply=self.game_rec["vassal_supply"] or 0)
+        return super().setup_house(house)
+
+    def starting_track(self, track: str, order: list[str]) -> list[str]:
+        if any(self.is_vassal(h) for h in order[:3]):  # R31.9: vassals go below the players
+            order = [h for h in order if not self.is_vassal(h)] + [h for h in order if self.is_vassal(h)]
+        return super().starting_track(track, order)
+
+    def starting_units(self, house: str) -> list[dict]:
+        if self.is_vassal(house):
+            return (self.setup_rec.get("vassal_starting_units") or {}).get(house, [])
+        return super().starting_units(house)
+
+    def finish_setup(self) -> None:
+        """Loyalty tokens, dragon strength tokens, the Iron Bank (R31.10-R31.14)."""
+        s, ms = self.setup_rec, self.mod_state
+        ms.loyalty = dict(s.get("loyalty_tokens") or {})
+        ms.dragon_tokens = list(s.get("dragon_strength_rounds") or [])
+        if s.get("iron_bank"):
+            ms.loan_deck = sorted(s["loan_deck"])
+            self.rng.shuffle(ms.loan_deck)
+            costs = self.game_rec.get("loan_costs") or []
+            ms.bank = [None] * len(costs)
+            ms.bank[-1] = ms.loan_deck.pop(0)  # R31.14
+        for h in self.setup_rec["houses"]:
+            if self._loyalty_house(h):
+                ms.loyalty_points[h] = 0
+
+    def setup_report(self) -> tuple[str, str, dict]:
+        vassals = [h for h in self.setup_rec["houses"] if self.is_vassal(h)]
+        return "R31", (f"setup {self.setup_rec['id']}: players {', '.join(self._players)}; "
+                       f"vassals {', '.join(vassals) or 'none'}"), {"houses": list(self._players), "vassals": vassals}
+
+    def after_setup(self) -> Proc:
         """Starting loans of the setup (a variant's per-house value): taken free, resolved at once (R40.4)."""
         st = self.state
         for house, loans in self.setup_rec.get("starting_loans", {}).items():
             if house not in st.houses or self.is_vassal(house):
                 continue  # a vassal holds no loans (R40.1)
             for wanted in loans:
-                deck = st.loan_deck
+                deck = self.mod_state.loan_deck
                 pick = (deck[0] if deck else None) if wanted == "random" else wanted
                 if pick in deck:
                     deck.remove(pick)
-                elif pick in st.bank:  # the named loan was revealed at setup: the next one takes its slot
-                    st.bank[st.bank.index(pick)] = deck.pop(0) if deck else None
+                elif pick in self.mod_state.bank:  # the named loan was revealed at setup: the next one takes its slot
+                    self.mod_state.bank[self.mod_state.bank.index(pick)] = deck.pop(0) if deck else None
                 else:
                     continue  # the deck is empty (the compiler refuses a named loan not in the deck)
                 yield from self.take_loan(house, pick, "a starting loan of the setup")
@@ -115,22 +121,22 @@ class ModGame(VassalRules, LoyaltyRules, IronBankRules, Game):
             raise IllegalDecision(None, house, f"'{house}' is not a player house of this game")
         if self.rules.house(house).get("never_vassal"):
             raise IllegalDecision(None, house, f"{house} can never be a vassal (R36.1)")
-        if house not in self.state.leaving:
-            self.state.leaving.append(house)
+        if house not in self.mod_state.leaving:
+            self.mod_state.leaving.append(house)
             self.record_action({"type": LEAVE, "house": house})
             self.emit("leave", "R42.5", f"{house} will leave the game at the end of the round", house=house)
 
     def _apply_leaving(self) -> None:
         st = self.state
-        for house in st.leaving:
-            st.vassals = sorted(set(st.vassals) | {house})
+        for house in self.mod_state.leaving:
+            self.mod_state.vassals = sorted(set(self.mod_state.vassals) | {house})
             hs = st.houses[house]
             hs.power, hs.hand, hs.discards = 0, [], []  # vassals hold no power and use the vassal deck
             self.emit("vassal", "R42.5", f"{house} has left the game: its house and units are now a vassal",
                       house=house)
-        st.leaving = []
+        self.mod_state.leaving = []
 
-    def round_start_hooks(self) -> Proc:
+    def at_round_start(self) -> Proc:
         self._apply_leaving()
         self.shift_bank()
         self.advance_dragons()

@@ -1,6 +1,7 @@
 """Mother of Dragons: the Iron Bank of Braavos (R40, R41) and the orders resolved with consolidate power.
 
-A mixin of `ModGame`.
+A mixin of `ModGame`: its methods override extension points, or are the module's own. The improvements and
+degradations loans and cards put on areas (R41, R42.3) change those areas' icons here too.
 """
 
 from __future__ import annotations
@@ -17,19 +18,19 @@ from .mustering import muster
 class IronBankRules:
     def shift_bank(self) -> None:
         """Loans slide one slot toward the cheap end; a new loan is revealed (R40.3)."""
-        st = self.state
-        if not st.bank:
+        ms = self.mod_state
+        if not ms.bank:
             return
-        if st.bank[0] is not None:
-            st.loan_deck.append(st.bank[0])
-        st.bank = st.bank[1:] + [st.loan_deck.pop(0) if st.loan_deck else None]
-        self.emit("iron-bank", "R40.3", "the Iron Bank shifts: " + ", ".join(str(x) for x in st.bank),
-                  bank=list(st.bank))
+        if ms.bank[0] is not None:
+            ms.loan_deck.append(ms.bank[0])
+        ms.bank = ms.bank[1:] + [ms.loan_deck.pop(0) if ms.loan_deck else None]
+        self.emit("iron-bank", "R40.3", "the Iron Bank shifts: " + ", ".join(str(x) for x in ms.bank),
+                  bank=list(ms.bank))
 
     def _interest(self) -> Proc:
         """Each loan costs 1 power at the start of the Westeros Phase; unpaid power costs units (R40.6)."""
         for house in self.turn_order:
-            owed = len(self.state.loans.get(house, []))
+            owed = len(self.mod_state.loans.get(house, []))
             if not owed:
                 continue
             paid = self.discard_power(house, owed, "R40.6.1", "loan interest")
@@ -56,9 +57,9 @@ class IronBankRules:
             return
         ctrl = self.controller(area)
         holder = ctrl if ctrl is not None and not self.is_vassal(ctrl) else None
-        if holder == self.state.discount_holder:
+        if holder == self.mod_state.discount_holder:
             return
-        self.state.discount_holder = holder
+        self.mod_state.discount_holder = holder
         if holder is None:
             self.emit("loan-discount", "R40.7.3", f"no player controls {area}: its token is set aside", house=None)
         else:
@@ -66,13 +67,13 @@ class IronBankRules:
 
     def neutral_force_defeated(self, house: str, area: str) -> None:
         if area == self.game_rec.get("loan_discount_area") and not self.is_vassal(house):
-            self.state.discount_holder = house
+            self.mod_state.discount_holder = house
             self.emit("loan-discount", "R40.7.2", f"{house} defeats the neutral force of {area} and takes its token",
                       house=house)
 
     def loan_cost(self, house: str, slot: int) -> int:
         cost = self.game_rec["loan_costs"][slot]
-        if self.state.discount_holder == house:
+        if self.mod_state.discount_holder == house:
             cost -= self.game_rec.get("loan_discount") or 0
         return max(0, cost)
 
@@ -94,40 +95,65 @@ class IronBankRules:
                 self.emit("muster-order", "R34.5", f"{house}'s muster order in {area} has no effect ({why})",
                           area=area)
 
-    def loan_choices(self, house: str, power: int) -> tuple:
+    def consolidate_purchases(self, house: str, power: int) -> tuple:
         """The loans the house could buy with this much power (R40.4), without and with the discount token (its
         holder is settled only when a loan is bought, R40.7)."""
         if self.is_vassal(house):
             return (), ()
         discount = self.game_rec.get("loan_discount") or 0
-        return tuple(tuple(slot for slot, loan in enumerate(self.state.bank)
+        return tuple(tuple(slot for slot, loan in enumerate(self.mod_state.bank)
                            if loan is not None and max(0, self.game_rec["loan_costs"][slot] - off) <= power)
                      for off in (0, discount))
 
     def _buy_loan(self, house: str, area: str) -> Proc:
         st = self.state
-        if self.is_vassal(house) or not st.bank:
+        if self.is_vassal(house) or not self.mod_state.bank:
             return
         self._update_discount_holder()
         options = ["none"]
-        for slot, loan in enumerate(st.bank):
+        for slot, loan in enumerate(self.mod_state.bank):
             if loan is not None and self.loan_cost(house, slot) <= st.houses[house].power:
                 options.append(loan)
         pick = yield from self.choose(house, "buy-loan", f"{house}: buy a loan from the Iron Bank?", options, "R40.4",
                                       area=area)
         if pick == "none":
             return
-        slot = st.bank.index(pick)
+        slot = self.mod_state.bank.index(pick)
         cost = self.loan_cost(house, slot)
         self.discard_power(house, cost, "R40.4.2", f"loan {pick}")
-        st.bank[slot] = None
+        self.mod_state.bank[slot] = None
         yield from self.take_loan(house, pick, f"for {cost} power")
 
     def take_loan(self, house: str, pick: str, how: str) -> Proc:
         """A house holds a loan (interest from now on) and resolves its effect at once (R40.4)."""
-        self.state.loans.setdefault(house, []).append(pick)
+        self.mod_state.loans.setdefault(house, []).append(pick)
         self.emit("loan", "R40.4", f"{house} takes the loan {pick} {how}", house=house, loan=pick)
         loan = self.rules.bundle["loans"][pick]
         sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule="R41")
         yield from run(self, loan["effect"], sc)
         self.check_victory()
+
+    # ---- improved and degraded areas (R41, R42.3) -----------------------------------------------------------
+    def changed_areas(self) -> dict[str, list[str]]:
+        return self.mod_state.improvements
+
+    def castle_level(self, area: str) -> str:
+        printed = self.board.area(area).castle
+        marks = self.mod_state.improvements.get(area)
+        if not marks:
+            return printed
+        if "no-castle" in marks or "no-stronghold" in marks:
+            return "none"
+        return "stronghold" if "stronghold" in marks and printed != "none" else printed
+
+    def power_icons(self, area: str) -> int:
+        marks = self.mod_state.improvements.get(area, [])
+        if "no-power" in marks:
+            return 0
+        return self.board.area(area).power + marks.count("power")
+
+    def supply_of_area(self, area: str) -> int:
+        marks = self.mod_state.improvements.get(area, [])
+        if "no-supply" in marks:
+            return 0
+        return self.board.area(area).supply + marks.count("supply")

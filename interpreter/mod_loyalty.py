@@ -1,7 +1,7 @@
 """Mother of Dragons: houses that win by loyalty (R36, R37) and dragons (R38).
 
 What makes a house special comes from the bundle (`last-on-tracks`, `gives-away-bids`, `victory-by loyalty`);
-no house is named here. A mixin of `ModGame`.
+no house is named here. A mixin of `ModGame`: its methods override extension points, or are the module's own.
 """
 
 from __future__ import annotations
@@ -12,32 +12,15 @@ if TYPE_CHECKING:
     from .game import Proc
 
 from .game import GameOver
+from .mod_effects import add_loyalty
 
 
 class LoyaltyRules:
     def _loyalty_house(self, h: str) -> bool:
         return self.rules.house(h).get("victory_by") == "loyalty"
 
-    def fixed_last_on_tracks(self, house: str) -> bool:
+    def keeps_last_place(self, house: str) -> bool:
         return bool(self.rules.house(house).get("last_on_tracks"))
-
-    def _fixed_last(self, order: list[str]) -> list[str]:
-        fixed = [h for h in order if self.rules.house(h).get("last_on_tracks")]
-        return [h for h in order if h not in fixed] + fixed
-
-    # ---- tracks ---------------------------------------------------------------------------------------
-    def set_track(self, track: str, order: list[str], rule: str) -> None:
-        super().set_track(track, self._fixed_last(order), rule)
-
-    def track_after_move(self, house: str, track: str, position: int | None) -> list[str]:
-        if self.rules.house(house).get("last_on_tracks"):
-            return list(self.state.tracks[track])  # R36.2: never moves
-        order = [h for h in self.state.tracks[track] if h != house]
-        movable = [h for h in order if not self.rules.house(h).get("last_on_tracks")]
-        last = len(movable)
-        pos = last if position is None else max(0, min(position, last))
-        movable.insert(pos, house)
-        return self._fixed_last(movable + [h for h in order if h not in movable])
 
     def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
         """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""
@@ -70,7 +53,8 @@ class LoyaltyRules:
             elif self._loyalty_house(house):
                 home = self.rules.house(house)["home"]
                 printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
-                table[house] = min(self.game_rec["victory_points"], self.state.loyalty_points.get(house, 0) + printed)
+                gained = self.mod_state.loyalty_points.get(house, 0)
+                table[house] = min(self.game_rec["victory_points"], gained + printed)
         return table
 
     def victory_words(self, house: str) -> str:
@@ -88,66 +72,56 @@ class LoyaltyRules:
                           f"{house} reaches {need} victory points and wins", house=house)
                 raise GameOver
 
-    def _end_after_last_round(self) -> None:
-        vassals = set(self.state.vassals)
-        saved = dict(self.state.houses)
-        self.state.houses = {h: v for h, v in saved.items() if h not in vassals}  # vassals never win (R35.11)
-        try:
-            super()._end_after_last_round()
-        finally:
-            self.state.houses = saved
-
     def gain_loyalty(self) -> None:
         """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6)."""
         for house in self.turn_order:
             if not self._loyalty_house(house):
                 continue
-            for area, n in sorted(self.state.loyalty.items()):
+            for area, n in sorted(self.mod_state.loyalty.items()):
                 if n > 0 and self.controller(area) == house:
-                    del self.state.loyalty[area]
-                    self.state.loyalty_points[house] = self.state.loyalty_points.get(house, 0) + n
+                    del self.mod_state.loyalty[area]
+                    self.mod_state.loyalty_points[house] = self.mod_state.loyalty_points.get(house, 0) + n
                     self.emit("loyalty-gained", "R37.6.1", f"{house} gains {n} loyalty token(s) in {area}",
                               house=house, area=area, points=self.victory_points(house))
             home = self.rules.house(house)["home"]
             a = self.board.area(home)
             if a.garrison_returns and self.controller(home) == house and home not in self.state.garrisons \
-                    and home in self.state.lost_homes:
+                    and home in self.mod_state.lost_homes:
                 self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, a.garrison or 0)
                 self.state.garrison_owner[home] = house
-                self.state.lost_homes.remove(home)
+                self.mod_state.lost_homes.remove(home)
                 more = f" and its victory track rises to {self.victory_points(house)}" if a.loyalty_token else ""
                 self.emit("garrison", "R37.8.2", f"{house} retakes {home}: its garrison returns{more}", area=home,
                           house=house, points=self.victory_points(house))
-            if self.controller(home) != house and home not in self.state.lost_homes:
-                self.state.lost_homes.append(home)
+            if self.controller(home) != house and home not in self.mod_state.lost_homes:
+                self.mod_state.lost_homes.append(home)
                 if a.loyalty_token:
                     self.emit("loyalty-home-lost", "R37.8.1", f"{house} has lost control of {home}: its victory "
                               f"track drops to {self.victory_points(house)}", house=house, area=home,
                               points=self.victory_points(house))
         self.check_victory()
 
-    def add_loyalty(self, area: str, n: int, rule: str) -> None:
-        total = self.game_rec.get("loyalty_tokens") or 0
-        on_board = sum(self.state.loyalty.values())
-        if n > 0 and n > total - on_board:
-            self.emit("loyalty-skipped", "R37.5", f"no loyalty token left for {area}: the placement is skipped",
-                      area=area)
-            n = max(0, total - on_board)
-        super().add_loyalty(area, n, rule)
-
     # ---- dragons (R38) ---------------------------------------------------------------------------------
     def advance_dragons(self) -> None:
         st = self.state
-        if st.round in st.dragon_tokens:  # R38.3.2
-            st.dragon_tokens.remove(st.round)
-            st.dragon_strength += 1
+        if st.round in self.mod_state.dragon_tokens:  # R38.3.2
+            self.mod_state.dragon_tokens.remove(st.round)
+            self.mod_state.dragon_strength += 1
             self.emit("dragons", "R38.3.2", f"a dragon strength token enters the box: dragons have strength "
-                      f"{st.dragon_strength}")
+                      f"{self.mod_state.dragon_strength}")
 
-    def dragon_tokens_left(self) -> int:
-        return len(self.state.dragon_tokens)
+    def unit_strength_of_kind(self, kind: str) -> int:
+        """Every dragon has the strength of the dragon strength tokens in the box (R38.2)."""
+        if kind in self.flying_kinds():
+            return self.mod_state.dragon_strength
+        return super().unit_strength_of_kind(kind)
 
-    def westeros_end_hooks(self) -> Proc:
+    # ---- the Westeros Phase ------------------------------------------------------------------------------
+    def before_westeros_card(self, card: str) -> None:
+        for area in self.rules.westeros_card(card).get("banner", []):  # a loyalty token per banner (R37.4.2)
+            add_loyalty(self, area, 1, "R37.4.2")
+
+    def after_westeros_cards(self) -> Proc:
         self.gain_loyalty()
         return
         yield  # pragma: no cover

@@ -1,6 +1,6 @@
 """Mother of Dragons vassals (R33–R35): commanders, vassal orders, vassal combat, the limits on both sides.
 
-A mixin of `ModGame`: every method overrides a rule hook of `Game`.
+A mixin of `ModGame`: its methods override extension points (extensions.py), or are the module's own.
 """
 
 from __future__ import annotations
@@ -14,40 +14,42 @@ if TYPE_CHECKING:
     from .game import Proc
 
 PASS = "pass"
+VASSAL_SET = "vassal"  # the order set of vassal tokens (R34.1)
 
 
 class VassalRules:
     def is_vassal(self, house: str) -> bool:
-        return house in self.state.vassals
+        return house in self.mod_state.vassals
 
     def commander_of(self, house: str) -> str:
-        return self.state.commanders.get(house, house)
+        return self.mod_state.commanders.get(house, house)
 
     def actor(self, house: str) -> str:
         return self.commander_of(house) if self.is_vassal(house) else house
 
-    def supply_chooser(self, house: str) -> str:
-        return self.actor(house)
+    def may_hold_dominance(self, house: str) -> bool:
+        return not self.is_vassal(house)  # the highest player house holds the token (R35.7)
 
-    def holder(self, token: str) -> str:
-        """The highest player house on the track; vassals never hold dominance tokens (R35.7)."""
-        if token in self.state.seized_tokens:
-            return self.state.seized_tokens[token]
-        track = self.rules.dominance_tokens[token]
-        return next(h for h in self.state.tracks[track] if not self.is_vassal(h))
+    def may_hold_power(self, house: str) -> bool:
+        return not self.is_vassal(house)  # vassals never collect or hold power (R35.9)
 
-    def can_hold_power(self, house: str) -> bool:
-        return not self.is_vassal(house)
+    def takes_part_in_bidding(self, house: str) -> bool:
+        return not self.is_vassal(house)  # R35.6, R35.8
 
-    def gain_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
-        if self.is_vassal(house):
-            return 0  # vassals never collect power (R35.9)
-        return super().gain_power(house, amount, rule, why)
+    def places_own_orders(self, house: str) -> bool:
+        return not self.is_vassal(house)  # their commanders place vassal orders after the others (R34.1)
 
-    def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
-        if self.is_vassal(house):
-            return 0
-        return super().discard_power(house, amount, rule, why)
+    def may_win(self, house: str) -> bool:
+        return not self.is_vassal(house)  # R35.11
+
+    def house_order_sets(self) -> list[str]:
+        return [s for s in super().house_order_sets() if s != VASSAL_SET]  # the vassal set is for vassals (R34)
+
+    def area_left_unmarked(self, house: str, area: str) -> None:
+        if self.is_vassal(house) and area not in self.state.power_tokens:
+            self.state.power_tokens[area] = house  # a vassal always marks the land it leaves (R35.9)
+            self.emit("power-token", "R35.9", f"{house} (vassal) leaves a power token in {area}", house=house,
+                      area=area)
 
     def gift_power(self, giver: str, receiver: str, amount: int) -> None:
         """A player gives power to another player at any time (R42.4): not to or from vassals."""
@@ -66,9 +68,6 @@ class VassalRules:
         self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
         self.record_action({"type": GIFT, "from": giver, "to": receiver, "amount": amount})
 
-    def fixed_bids(self, track: str) -> dict[str, int]:
-        return {h: 0 for h in self.state.tracks[track] if self.is_vassal(h)}  # R35.6
-
     # ---- vassals in combat (R35) --------------------------------------------------------------------------
     def hand_for_combat(self, house: str) -> list[str]:
         if not self.is_vassal(house):
@@ -77,7 +76,7 @@ class VassalRules:
         if not hs.hand:
             deck_set = self.game_rec.get("vassal_card_set")
             deck = [c for c, rec in sorted(self.rules.bundle["house_cards"].items()) if rec["set"] == deck_set]
-            taken = {c for h in self.state.vassals for c in self.state.houses[h].hand}
+            taken = {c for h in self.mod_state.vassals for c in self.state.houses[h].hand}
             deck = [c for c in deck if c not in taken]
             self.rng.shuffle(deck)
             hs.hand = deck[: self.game_rec["vassal_hand_size"] or 0]
@@ -103,7 +102,7 @@ class VassalRules:
 
     def blade_sides(self, holder: str) -> set[str]:
         """The blade holder may use it in its own combat or in a combat of a vassal it commands (R35.3)."""
-        return {holder} | {v for v, c in self.state.commanders.items() if c == holder}
+        return {holder} | {v for v, c in self.mod_state.commanders.items() if c == holder}
 
     # ---- vassals on the map ----------------------------------------------------------------------------
     def may_enter(self, house: str, area: str) -> bool:
@@ -134,20 +133,20 @@ class VassalRules:
 
     # ---- planning: commanders and vassal orders (R33, R34) ---------------------------------------------------
     def before_orders(self) -> Proc:
-        st = self.state
-        st.commanders = {}
+        ms = self.mod_state
+        ms.commanders = {}
         players = [h for h in self.turn_order if not self.is_vassal(h)]
-        if not st.vassals or not players:
+        if not ms.vassals or not players:
             return
-        holders = [players[i % len(players)] for i in range(len(st.vassals))]
-        unclaimed = list(st.vassals)
+        holders = [players[i % len(players)] for i in range(len(ms.vassals))]
+        unclaimed = list(ms.vassals)
         queue = sorted(holders, key=players.index)
         last = players[-1]
         while unclaimed and queue:
             holder = queue.pop(0)
             if holder == last:
                 for v in unclaimed:
-                    st.commanders[v] = last
+                    ms.commanders[v] = last
                 self.emit("commander", "R33.4", f"{last} commands {', '.join(unclaimed)}", house=last)
                 unclaimed = []
                 break
@@ -159,16 +158,16 @@ class VassalRules:
                 queue.sort(key=players.index)
                 self.emit("commander", "R33.3", f"{holder} passes its vassal set to {nxt}", house=holder)
                 continue
-            st.commanders[pick] = holder
+            ms.commanders[pick] = holder
             unclaimed.remove(pick)
             self.emit("commander", "R33.3", f"{holder} commands {pick}", house=holder, vassal=pick)
 
-    def vassal_orders(self) -> Proc:
+    def after_own_orders(self) -> Proc:
         """Each commander places up to two tokens of a vassal set for each vassal it commands (R34.1)."""
         st = self.state
-        tokens = self.rules.orders_of_set("vassal")
+        tokens = self.rules.orders_of_set(VASSAL_SET)
         for commander in [h for h in self.turn_order if not self.is_vassal(h)]:
-            for vassal in sorted(v for v, c in st.commanders.items() if c == commander):
+            for vassal in sorted(v for v, c in self.mod_state.commanders.items() if c == commander):
                 left = list(tokens)
                 for _ in range(self.game_rec["vassal_orders_per_vassal"] or 0):
                     areas = [a for a in st.areas_of(vassal) if a not in st.orders]

@@ -17,7 +17,7 @@ DONE = "done"
 def adjust_supply(g: Game, rule: str = "R8.2") -> Proc:
     """Every house moves its supply token to its barrels (max 6), then reconciles in turn order."""
     top = g.rules.max_supply(g.state.game)
-    for house in g.turn_order:  # vassals adjust too (R35.12)
+    for house in g.turn_order:  # every house adjusts, whoever decides for it (R35.12)
         hs = g.state.houses[house]
         new = min(top, g.barrel_count(house))
         if new != hs.supply:
@@ -33,7 +33,7 @@ def reconcile(g: Game, houses: list[str], rule: str = "R8.4") -> Proc:
         while not g.fits_supply(house):
             options = sorted({f"{area}:{u[0]}" for area in g.state.areas_of(house)
                               if len(g.state.units[area]["units"]) >= 2 for u in g.state.units[area]["units"]})
-            pick = yield from g.choose(g.supply_chooser(house), "reconcile",
+            pick = yield from g.choose(g.actor(house), "reconcile",
                                        f"{house} is over its supply limit: destroy a unit", options, rule)
             area, kind = pick.split(":")
             idx = next(i for i, u in enumerate(g.state.units[area]["units"]) if u[0] == kind)

@@ -25,7 +25,7 @@ def star_limit(g: Game, house: str) -> int:
 
 
 def order_sets(g: Game) -> list[str]:
-    return [s for s in (g.game_rec.get("order_sets") or ["house"]) if s != "vassal"]
+    return g.house_order_sets()
 
 
 def house_tokens(g: Game) -> list[str]:
@@ -115,8 +115,8 @@ def assign_orders(g: Game) -> Proc:
     houses, start = (list(resume["pass"]), resume["next"]) if resume else (g.turn_order, 0)
     for i in range(start, len(houses)):
         house = houses[i]
-        if g.is_vassal(house):
-            continue  # vassal orders come after the houses' own (R34.1)
+        if not g.places_own_orders(house):
+            continue  # its orders come after the houses' own (R34.1)
         cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": houses, "next": i})
         g._checkpoint()
         areas = st.areas_of(house)
@@ -134,7 +134,7 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-    yield from g.vassal_orders()
+    yield from g.after_own_orders()
     placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}
     g.emit("reveal-orders", "R13.4", f"orders revealed ({len(placed)})", orders=placed)
 
@@ -189,7 +189,7 @@ def remove_unresolvable(g: Game) -> None:
 def planning_phase(g: Game) -> Proc:
     if not cursor.within(g.state, "planning"):
         g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
-        yield from g.before_orders()  # Mother of Dragons: commanders choose their vassals (R33)
+        yield from g.before_orders()  # an extension point (e.g. R33: who commands which house)
     yield from assign_orders(g)
     cursor.clear(g.state)
     yield from messenger_raven(g)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"
-POSITION_VERSION = 1
+POSITION_VERSION = 2  # 2: the state keeps a rules module's part in `modules` (state format 2)
 
 # between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
 GIFT, LEAVE = "gift", "leave"

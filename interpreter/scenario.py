@@ -29,6 +29,8 @@ from .decisions import DECISION_KINDS, Decision, IllegalDecision
 from .events import COMMON_FIELDS, EVENTS, cites, fields_of
 from .game import ACTION_STOPS, PHASE_STOPS, Game
 from .mod import ModOptions, new_game
+from .mod_state import FIELDS as MOD_FIELDS
+from .mod_state import DragonsState
 from .rules import Rules, apply_variant
 from .state import GameState, HouseState
 
@@ -39,6 +41,9 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
                  "dragon-tokens", "loyalty-points",
                  "commanders", "bank", "loan-deck", "loans", "loan-discount-holder", "leaving"}
+# the position keys that set the Mother of Dragons state (GameState.modules, see mod_state.py)
+MODULE_KEYS = {"loyalty", "improvements", "dragon-strength", "dragon-tokens", "loyalty-points", "commanders", "bank",
+               "loan-deck", "loans", "loan-discount-holder", "leaving"}
 SCENARIO_SCHEMA = "scenario.schema.json"
 EXPECT_KEYS = {"events", "absent", "state", "winner", "error"}
 HOUSE_KEYS = ("power", "supply", "hand", "discards", "removed", "last-bid")
@@ -365,6 +370,8 @@ class Scenario:
                         options=ModOptions(tides_of_battle=self.tides, player_houses=self.players), start=False)
         base._setup()
         st = base.state
+        # the Mother of Dragons keys fill that module's state (stored only when the scenario names one)
+        ms = DragonsState.of(st, create=any(k in self.position for k in MODULE_KEYS))
         ids = _Ids(self, rules, base)
         p = self.position
         st.round = int(p.get("round", st.round))
@@ -434,7 +441,7 @@ class Scenario:
                 elif value_kind == "mark":
                     for i, mark in enumerate(v or []):
                         ids.known(mark, IMPROVEMENT_MARKS, "improvement mark", (*where, i))
-            setattr(st, attr, dict(p[key] or {}))
+            setattr(ms if attr in MOD_FIELDS else st, attr, dict(p[key] or {}))
         if "garrisons" in p:
             st.garrisons, st.garrison_owner = {}, {}
             for area, strength in (p["garrisons"] or {}).items():
@@ -469,28 +476,28 @@ class Scenario:
         for vassal, commander in (p.get("commanders") or {}).items():
             ids.house(vassal, ("position", "commanders", vassal), key=True)
             ids.house(commander, ("position", "commanders", vassal))
-            st.commanders[vassal] = commander
+            ms.commanders[vassal] = commander
         for key in ("bank", "loan-deck"):
             for i, loan in enumerate(p.get(key) or []):
                 if loan is not None:
                     ids.known(loan, rules.bundle["loans"], "loan", ("position", key, i), prefix=f"{key}: ")
         if "bank" in p:  # loans not in the bank go back to the loan deck (a loan is never in both)
-            old = [c for c in st.bank if c is not None]
-            st.bank = list(p["bank"] or [])
-            st.loan_deck = [c for c in st.loan_deck + old if c not in st.bank]
+            old = [c for c in ms.bank if c is not None]
+            ms.bank = list(p["bank"] or [])
+            ms.loan_deck = [c for c in ms.loan_deck + old if c not in ms.bank]
         if "loan-deck" in p:
             top = list(p["loan-deck"] or [])
-            st.loan_deck = top + [c for c in st.loan_deck if c not in top and c not in st.bank]
+            ms.loan_deck = top + [c for c in ms.loan_deck if c not in top and c not in ms.bank]
         if "loans" in p:
             for h, loans in (p["loans"] or {}).items():
                 ids.house(h, ("position", "loans", h), key=True)
                 for i, loan in enumerate(loans or []):
                     ids.known(loan, rules.bundle["loans"], "loan", ("position", "loans", h, i), prefix="loans: ")
-            st.loans = {h: list(v) for h, v in (p["loans"] or {}).items()}
+            ms.loans = {h: list(v) for h, v in (p["loans"] or {}).items()}
         if "loan-discount-holder" in p:
             if p["loan-discount-holder"] is not None:
                 ids.house(p["loan-discount-holder"], ("position", "loan-discount-holder"))
-            st.discount_holder = p["loan-discount-holder"]
+            ms.discount_holder = p["loan-discount-holder"]
         for i, h in enumerate(p.get("leaving") or []):
             ids.house(h, ("position", "leaving", i))
         for i, o in enumerate(p.get("forbidden-orders") or []):
@@ -501,7 +508,7 @@ class Scenario:
                           ("dragon-strength", "dragon_strength"), ("dragon-tokens", "dragon_tokens"),
                           ("leaving", "leaving")):
             if key in p:
-                setattr(st, attr, p[key])
+                setattr(ms if attr in MOD_FIELDS else st, attr, p[key])
         for i, gift in enumerate(self.gifts):
             for k in ("from", "to"):
                 if isinstance(gift, dict) and k in gift:
@@ -533,7 +540,7 @@ class Scenario:
                         ids.known(v, ids.all_cards, "card", where)
         if "winner" in exp and exp["winner"] is not None:
             ids.house(exp["winner"], ("expect", "winner"))
-        state_keys = set(ids.game.state.to_json())
+        state_keys = set(expect_view(ids.game.state))
         for path in exp.get("state") or {}:
             where = ("expect", "state", path)
             parts = str(path).split(".")
@@ -610,7 +617,8 @@ class _Ids:
         if rec is None:
             raise self.sc.fail(f"unknown house card '{card}'", where,
                                hint_for(str(card), self.rules.bundle["house_cards"], show_all=0))
-        if rec.get("house") not in (None, house) and not rec.get("vassal") and not self.game.is_vassal(house):
+        vassals = DragonsState.of(self.game.state).vassals
+        if rec.get("house") not in (None, house) and not rec.get("vassal") and house not in vassals:
             raise self.sc.fail(f"'{card}' is a {rec['house']} card, not one of {house}'s", where)
 
     def flag_of_token(self, token: str) -> str | None:
@@ -731,6 +739,19 @@ def _check_options(result: Result, d: Decision, entry: dict) -> None:
         result.checks.append((want not in d.options, f"decision #{d.number} ({d.kind}) does not offer {want!r}"))
 
 
+def expect_view(state: GameState) -> dict:
+    """The state JSON as `expect.state` paths read it: a rules module's fields (GameState.modules) are read as
+    top-level keys, so a scenario names `loyalty.AREA`, not the module's place in the state."""
+    data = state.to_json()
+    for fields in data["modules"].values():
+        for key, value in fields.items():
+            data.setdefault(key, value)
+    if MOD_FIELDS.keys() - data.keys():  # a base game: its expectations may still name the (empty) fields
+        for key, value in DragonsState.of(state).data.items():
+            data.setdefault(key, value)
+    return data
+
+
 def _derived(game: Game, path: str):
     """The state paths computed from the position (docs/scenarios.md): control, castle and routed units of an
     area; castles, victory points and supply of a house; holder and side of a dominance token."""
@@ -808,7 +829,7 @@ def _check(result: Result) -> None:
     for want in exp.get("absent") or []:
         hit = next((e for e in events if _matches(e, want)), None)
         result.checks.append((hit is None, f"no event {want}" + (f" — but #{hit['n']} {hit['text']}" if hit else "")))
-    state = result.game.state.to_json()
+    state = expect_view(result.game.state)
     for path, want in (exp.get("state") or {}).items():
         got = _derived(result.game, path) if path.split(".")[0] in DERIVED_PATHS else _get(state, path)
         if path.startswith("units.") and isinstance(want, str | type(None)):

@@ -2,7 +2,8 @@
 
 Everything a rule needs to know about a position lives here; everything fixed (the map, the cards,
 the tables) lives in the bundle (`Rules`). Derived facts (who controls an area, victory points) are
-computed by `control.py` from this state, never stored twice.
+computed by `control.py` from this state, never stored twice. A rules module keeps its own part of the
+position in `modules` (see `interpreter/extensions.py`); the base fields here are the base game's only.
 """
 
 from __future__ import annotations
@@ -53,20 +54,9 @@ class GameState:
     forbidden_orders: list[str] = field(default_factory=list)  # order ids barred this Planning Phase
     tides_of_battle: bool = False
     tides_deck: list[str] = field(default_factory=list)
-    # Mother of Dragons
-    loyalty: dict[str, int] = field(default_factory=dict)  # area -> loyalty tokens there
-    improvements: dict[str, list[str]] = field(default_factory=dict)  # area -> improvements/degradations
-    dragon_strength: int = 0
-    dragon_tokens: list[int] = field(default_factory=list)  # rounds still holding a dragon strength token
-    vassals: list[str] = field(default_factory=list)
-    commanders: dict[str, str] = field(default_factory=dict)  # vassal -> commander this round
-    loyalty_points: dict[str, int] = field(default_factory=dict)  # loyalty tokens gained, per house
-    lost_homes: list[str] = field(default_factory=list)  # home areas whose garrison may come back
-    bank: list[str | None] = field(default_factory=list)  # Iron Bank slots, oldest (cheapest) first
-    loan_deck: list[str] = field(default_factory=list)
-    loans: dict[str, list[str]] = field(default_factory=dict)  # house -> loans taken
-    discount_holder: str | None = None
-    leaving: list[str] = field(default_factory=list)  # players who leave at the next round (R42.5)
+    # each rules module's own state, under the module's id (its `MODULE`): plain JSON data that
+    # only that module reads and writes (docs/modules.md); the base game has none
+    modules: dict[str, dict] = field(default_factory=dict)
     winner: str | None = None
     end_reason: str | None = None
 

@@ -39,7 +39,7 @@ def westeros_phase(g: Game) -> Proc:
     resume = cursor.resumed(st, cursor.WESTEROS_RESOLVE)
     if resume is None:
         g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
-        yield from g.round_start_hooks()
+        yield from g.at_round_start()
         drawn = []
         order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
         for deck in sorted(st.decks, key=order.index):
@@ -57,12 +57,11 @@ def westeros_phase(g: Game) -> Proc:
         g._checkpoint()
         rec = g.rules.westeros_card(card)
         g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
-        for area in rec.get("banner", []):
-            g.add_loyalty(area, 1, "R37.4.2")
+        g.before_westeros_card(card)
         yield from run(g, rec["effect"], Scope(card=card, rule="R6.2.4"))
         g.check_victory()
     cursor.clear(st)
-    yield from g.westeros_end_hooks()
+    yield from g.after_westeros_cards()
 
 
 @procedure("advance-wildlings")
@@ -98,7 +97,7 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
     out: list[str] = []
     for amount in sorted(set(bids.values()), reverse=True):
         tied = [h for h in g.turn_order if bids.get(h) == amount]
-        fixed = [h for h in tied if g.fixed_last_on_tracks(h)]  # last whatever is decided (R36.2): never asked
+        fixed = [h for h in tied if g.keeps_last_place(h)]  # last whatever is decided (R36.2): never asked
         tied = [h for h in tied if h not in fixed]
         while len(tied) > 1:
             pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {amount}) "
@@ -113,9 +112,9 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
 def influence_bidding(g: Game) -> Proc:
     """Bid for each influence track in order; positions follow the bids (R10)."""
     for track in g.track_ids():
-        bidders = [h for h in g.turn_order if h in g.state.tracks[track] and not g.is_vassal(h)]
+        bidders = [h for h in g.turn_order if h in g.state.tracks[track] and g.takes_part_in_bidding(h)]
         bids = yield from _bids(g, bidders, "influence-bid", f"bid for the {track} track", "R10.2")
-        bids.update(g.fixed_bids(track))
+        bids.update({h: 0 for h in g.state.tracks[track] if h not in bidders})  # the others bid 0 (R35.6)
         bids = yield from g.adjust_bids(track, bids)
         decider = g.holder(g.token_of_track(g.turn_track))
         order = yield from _rank(g, bids, decider, "R10.4", f"on the {track} track")
@@ -144,7 +143,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
     on_track = strength is None
     strength = st.wildling_threat if strength is None else strength
     g.emit("wildling-attack", "R11.2", f"a wildling attack of strength {strength}", strength=strength)
-    bidders = [h for h in g.turn_order if h != excluded and not g.is_vassal(h)]
+    bidders = [h for h in g.turn_order if h != excluded and g.takes_part_in_bidding(h)]
     bids = yield from _bids(g, bidders, "wildling-bid", f"bid against the wildlings (strength {strength})", "R11.3")
     total = sum(bids.values())
     card = st.wildling_deck.pop(0)
@@ -186,7 +185,7 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
 def collect_power(g: Game, ports: bool, rule: str) -> None:
     """Power for the power icons of controlled land areas, and for qualifying ports (R7.9, R24.9)."""
     for house in g.turn_order:
-        if g.is_vassal(house):
+        if not g.may_hold_power(house):
             continue
         lands = control.controlled_areas(g.state, g.board, house)
         amount = sum(g.power_icons(a) for a in lands)

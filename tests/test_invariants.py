@@ -40,6 +40,7 @@ import pytest
 from maester.interpreter.agents import agents_for
 from maester.interpreter.game import Game
 from maester.interpreter.mod import new_game
+from maester.interpreter.mod_state import DragonsState
 from maester.interpreter.planning import house_tokens, star_limit
 from maester.interpreter.rules import Rules
 from maester.interpreter.state import GameState
@@ -198,10 +199,10 @@ class Checker:
                                f"{'nobody' if here is None else here['house']} has units")
                 per_house.setdefault(order["house"], Counter())[order["order"]] += 1
             for h, used in per_house.items():
-                over = used - (self.vassal_tokens + self.vassal_tokens if g.is_vassal(h) else self.tokens)
+                over = used - (self.vassal_tokens + self.vassal_tokens if (h in DragonsState.of(g.state).vassals) else self.tokens)
                 if over:
                     bad.append(f"orders: {h} has placed more tokens than it owns: {dict(over)}")
-                if st.phase == "planning" and not g.is_vassal(h):
+                if st.phase == "planning" and h not in DragonsState.of(g.state).vassals:
                     stars = sum(n for o, n in used.items() if self.star.get(o))
                     if stars > star_limit(g, h):
                         bad.append(f"orders: {h} has {stars} special orders > star limit {star_limit(g, h)}")
@@ -223,7 +224,7 @@ class Checker:
         # house cards: hand + discards + removed are the house's cards, each once
         for h in self.houses:
             hs = houses[h]
-            if g.is_vassal(h):  # vassals draw from the shared vassal deck in each combat (R35.2)
+            if (h in DragonsState.of(g.state).vassals):  # vassals draw from the shared vassal deck in each combat (R35.2)
                 if hs.discards or len(hs.hand) > 3:
                     bad.append(f"cards: vassal {h} holds {sorted(hs.hand)} / {sorted(hs.discards)}")
                 continue

@@ -18,11 +18,11 @@ from .conftest import REPO
 
 LAYERS = [
     ("core", {"rng", "state", "cursor", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
-              "position", "procedures", "events", "bundle_check", "schema_files"}),
+              "position", "procedures", "events", "bundle_check", "schema_files", "extensions"}),
     ("effect primitives", {"effects"}),
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),
-    ("Mother of Dragons", {"mod_bank", "mod_loyalty", "mod_vassals", "mod"}),
+    ("Mother of Dragons", {"mod_state", "mod_effects", "mod_bank", "mod_loyalty", "mod_vassals", "mod"}),
     ("front ends", {"agents", "log", "scenario", "conformance", "__init__"}),
 ]
 LAYER_OF = {module: i for i, (_, modules) in enumerate(LAYERS) for module in modules}

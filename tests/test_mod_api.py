@@ -42,7 +42,7 @@ def test_leaving_is_for_players_other_than_a_never_vassal_house(rules):
     with pytest.raises(IllegalDecision, match="not a player house"):
         g.leave("arryn")
     g.leave("stark")
-    assert g.state.leaving == ["stark"]
+    assert g.mod_state.leaving == ["stark"]
 
 
 def test_player_houses_must_fit_the_setup(rules):
@@ -56,7 +56,7 @@ def test_player_houses_must_fit_the_setup(rules):
         with pytest.raises(MaesterError, match="player houses"):
             new_game(rules, setup, seed=1, options=ModOptions(player_houses=chosen))
     g = new_game(rules, "mod-3p", seed=1, options=ModOptions(player_houses=["stark", "lannister", "greyjoy"]))
-    assert "targaryen" not in g.state.houses and g.state.vassals == ["arryn", "baratheon", "martell", "tyrell"]
+    assert "targaryen" not in g.state.houses and g.mod_state.vassals == ["arryn", "baratheon", "martell", "tyrell"]
 
 
 def test_gifts_in_a_combat_only_while_support_is_called(rules):

@@ -266,7 +266,7 @@ def test_loan_deck_and_a_named_starting_loan(tmp_path):
     game = new_game(Rules(apply_variant(b, "small-bank")), "bank-8p", seed=4, options=ModOptions(player_houses=ALL8))
     loan = next(e for e in game.events if e["type"] == "loan")
     assert (loan["house"], loan["loan"]) == ("stark", "vanguard-cavalry")
-    held = set(game.state.loan_deck) | {c for c in game.state.bank if c} | {"vanguard-cavalry"}
+    held = set(game.mod_state.loan_deck) | {c for c in game.mod_state.bank if c} | {"vanguard-cavalry"}
     assert held == {"full-host", "vanguard-cavalry", "siege-engineers"}
 
 

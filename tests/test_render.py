@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from maester.interpreter.mod_state import DragonsState
 from maester.tools.cli import app
 from maester.tools.position import load
 
@@ -97,7 +98,7 @@ def test_a_commander_sees_its_vassals_face_down_orders(tmp_path):
     """R34.1: the commander places its vassal's orders, so it sees them; the other houses do not."""
     scenario = SCENARIOS / "mod" / "vassals" / "commanders-3p-two-sets.yaml"
     st = load(scenario).state(-1)
-    assert st.commanders["martell"] == "stark" and st.commanders["tyrell"] == "lannister"
+    assert DragonsState.of(st).commanders["martell"] == "stark" and DragonsState.of(st).commanders["tyrell"] == "lannister"
     st.orders = {"sunspear": {"house": "martell", "order": "defense-plus-one"},
                  "highgarden": {"house": "tyrell", "order": "defense-plus-one"}}
     path = tmp_path / "state.json"
@@ -138,7 +139,7 @@ def test_mother_of_dragons_log_shows_essos_the_bank_and_loyalty(tmp_path):
     assert [s.get("data-slot") for s in slots] == ["1", "2", "3"]
     # Pentos' printed loyalty token is drawn where the state has it
     state = load(log).state(200)
-    for area, count in state.loyalty.items():
+    for area, count in DragonsState.of(state).loyalty.items():
         assert spots[area].find("s:g[@class='loyalty']", NS).get("data-count") == str(count)
 
 

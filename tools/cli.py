@@ -487,6 +487,7 @@ def play(
     from maester.interpreter.game import Game
     from maester.interpreter.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
+    from maester.interpreter.mod_state import DragonsState
     from maester.tools.human import HumanSeat, drive
 
     # everything that can be wrong is checked before the first move
@@ -518,7 +519,7 @@ def play(
     seat = HumanSeat(write=lambda line: run.say(line, markup=False, highlight=False), save_to=save)
     crew, kinds = _agents(spec, list(game.state.houses), seed, seat)
     setup_rec = rules.setup(setup_id)
-    vassals = [h for h in game.turn_order if game.is_vassal(h)]
+    vassals = [h for h in game.turn_order if (h in DragonsState.of(game.state).vassals)]
     run.result = {"setup": setup_id, "rules_set": setup_rec["game"], "variant": variant,
                   "packs": [str(p) for p in pack or []], "seed": seed, "tides_of_battle": tides,
                   "houses": list(game.turn_order), "vassals": vassals, "agents": kinds}
@@ -591,9 +592,10 @@ def summary_view(game) -> Table:
     table.add_column("Power", justify="right")
     table.add_column("Iron Throne", justify="right")
     from maester.interpreter import control
+    from maester.interpreter.mod_state import DragonsState
 
     for h in game.turn_order:
-        name = f"{h} (vassal)" if game.is_vassal(h) else h
+        name = f"{h} (vassal)" if (h in DragonsState.of(game.state).vassals) else h
         table.add_row(name, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
                       str(game.state.houses[h].supply), str(game.state.houses[h].power),
                       str(game.state.position(h, game.turn_track)))

@@ -22,6 +22,7 @@ from pathlib import Path
 from maester.interpreter.decision_kinds import DECISION_KINDS
 from maester.interpreter.decisions import Decision
 from maester.interpreter.game import Game
+from maester.interpreter.mod_state import DragonsState
 
 HELP = """answer with the number of an answer, or type:
   help            this text
@@ -86,7 +87,7 @@ def brief(game: Game, house: str) -> list[str]:
     victory = game.victory_table()
     for h in game.turn_order:
         hs = st.houses[h]
-        tag = " (you)" if h == house else (" (vassal)" if game.is_vassal(h) else "")
+        tag = " (you)" if h == house else (" (vassal)" if (h in DragonsState.of(game.state).vassals) else "")
         lines.append(f"  {h}{tag}: {victory.get(h, 0)} {game.victory_words(h)}, power {hs.power}, supply {hs.supply}, "
                      f"{len(hs.hand)} cards in hand")
     for track, order in st.tracks.items():

@@ -15,6 +15,7 @@ from html import escape
 
 from maester.interpreter.game import Game
 from maester.interpreter.mod import ModOptions, new_game
+from maester.interpreter.mod_state import DragonsState
 from maester.interpreter.rules import Rules
 from maester.interpreter.state import GameState
 
@@ -46,7 +47,7 @@ def _visible(game: Game, house: str, viewer: str | None) -> bool:
         return True
     if viewer == VIEW_PUBLIC:
         return False
-    return house == viewer or game.state.commanders.get(house) == viewer
+    return house == viewer or DragonsState.of(game.state).commanders.get(house) == viewer
 
 
 DYNAMIC_OPEN, DYNAMIC_CLOSE = '<g id="dynamic" font-family="DejaVu Sans, Arial, sans-serif">', "</g>"
@@ -112,6 +113,7 @@ def _combat(frame: Frame, combat: dict, houses: list[str]) -> str:
 
 def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, houses: list[str]) -> list[str]:
     st = game.state
+    ms = DragonsState.of(st)
     out: list[str] = []
     army = st.units.get(area.id)
     if army and army["units"]:
@@ -164,13 +166,13 @@ def _pieces(area, x: int, y: int, r: int, game: Game, viewer, face_down: bool, h
                    f'width="18" height="18" rx="3" fill="{fill}" stroke="#000"/><text x="{tx:.1f}" y="{ty + 4:.1f}" '
                    f'font-size="11" text-anchor="middle" font-weight="bold" fill="{text_colour(fill)}">{strength}'
                    f'</text><title>{cls.replace("-", " ")} {strength}</title></g>')
-    loyalty = st.loyalty.get(area.id, 0)
+    loyalty = ms.loyalty.get(area.id, 0)
     if loyalty:
         out.append(f'<g class="loyalty" data-count="{loyalty}"><circle cx="{x + r * 0.8:.1f}" cy="{y + r * 0.8:.1f}" '
                    f'r="8" fill="#f5b041" stroke="#7e5109" stroke-width="1.5"/><text x="{x + r * 0.8:.1f}" '
                    f'y="{y + r * 0.8 + 3.5:.1f}" font-size="10" text-anchor="middle">{loyalty}</text>'
                    f'<title>{loyalty} loyalty token(s)</title></g>')
-    for i, imp in enumerate(st.improvements.get(area.id, [])):  # beside the marker, on the right
+    for i, imp in enumerate(ms.improvements.get(area.id, [])):  # beside the marker, on the right
         where = f'x="{x + r + 3}" y="{y - 6 + 11 * i}" font-size="10" text-anchor="start"'
         word = escape(imp if imp.startswith("no-") else f"+{imp}")  # a degradation reads "no-castle"
         out.append(f'<text class="halo" {where} stroke="#ffffff" stroke-width="3" fill="#ffffff">{word}'

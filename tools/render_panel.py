@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from maester.interpreter.game import Game
+from maester.interpreter.mod_state import DragonsState
 
 from .render_style import PANEL_WIDTH, Frame, house_colour, text_colour
 
@@ -13,6 +14,7 @@ from .render_style import PANEL_WIDTH, Frame, house_colour, text_colour
 def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) -> list[str]:
     """Beside the board: round, wildlings, the influence tracks, supply, victory, power, tokens, the bank."""
     st, rules = game.state, game.rules
+    ms = DragonsState.of(st)  # the Mother of Dragons pieces (empty in the base game)
     houses = list(st.houses)
     x0, line = frame.map_width + 16, 24
     y = 36
@@ -66,7 +68,7 @@ def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) ->
     y += 18
     for h in game.turn_order:
         hs = st.houses[h]
-        vassal = " (vassal)" if game.is_vassal(h) else ""
+        vassal = " (vassal)" if (h in DragonsState.of(game.state).vassals) else ""
         rows.append(f'<g class="house-row" data-house="{h}" data-supply="{hs.supply}" '
                     f'data-victory="{game.victory_points(h)}" data-power="{hs.power}">'
                     f'<rect x="{x0}" y="{y - 12}" width="12" height="12" fill="{house_colour(h, houses)}" '
@@ -81,24 +83,24 @@ def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) ->
         text("used this round: " + ", ".join(n for n, used in (("Valyrian Steel Blade", st.blade_used),
                                                                ("Messenger Raven", st.raven_used)) if used),
              "tokens-used", 12)
-    if st.bank:
+    if ms.bank:
         costs = game.game_rec.get("loan_costs") or []
         text("Iron Bank", "title", 13, True)
-        for i, loan in enumerate(st.bank):
+        for i, loan in enumerate(ms.bank):
             cost = costs[i] if i < len(costs) else "?"
             name = rules.bundle["loans"].get(loan, {}).get("name", loan) if loan else "(empty)"
             text(f"slot {i + 1} (cost {cost}): {name}", "bank-slot", 12, slot=i + 1, loan=loan or "")
-        if st.loans:
-            for h, loans in sorted(st.loans.items()):
+        if ms.loans:
+            for h, loans in sorted(ms.loans.items()):
                 if loans:
                     text(f"{h}: {', '.join(loans)}", "loans", 11, house=h)
-        if st.discount_holder:
-            text(f"loan discount: {st.discount_holder}", "discount", 12, house=st.discount_holder)
-    if st.dragon_strength or st.dragon_tokens:
-        text(f"Dragon strength {st.dragon_strength}", "dragons", 12, strength=st.dragon_strength)
-    if st.vassals:
-        text("Vassals: " + ", ".join(f"{v}" + (f" (commanded by {st.commanders[v]})" if v in st.commanders else "")
-                                     for v in st.vassals), "vassals", 11)
+        if ms.discount_holder:
+            text(f"loan discount: {ms.discount_holder}", "discount", 12, house=ms.discount_holder)
+    if ms.dragon_strength or ms.dragon_tokens:
+        text(f"Dragon strength {ms.dragon_strength}", "dragons", 12, strength=ms.dragon_strength)
+    if ms.vassals:
+        text("Vassals: " + ", ".join(f"{v}" + (f" (commanded by {ms.commanders[v]})" if v in ms.commanders else "")
+                                     for v in ms.vassals), "vassals", 11)
     rows.append(_legend(x0, max(y + 10, frame.height - 175)))
     rows.append("</g>")
     return rows
