@@ -23,18 +23,26 @@ from maester.dsl.validate import json_pointer
 # Which bundle section an effect-language id type names (the rest are enumerations, checked by the schema).
 _ID_SECTIONS = {"house": "houses", "track": "tracks", "unit-kind": "unit_kinds", "card": "house_cards",
                 "order": "orders"}
+_TRACK_ROLES = ("turn_order_track", "blade_track", "raven_track")  # game fields naming one of its tracks
+_WILDLING_SLOT = "wildling"  # the game's deck slot the wildling cards are drawn from (the others: Westeros)
+_RANDOM_LOAN = "random"  # a starting loan that is the top of the loan deck, not a named one
 MAX_PROBLEMS = 50
 
 
 class _Report:
-    def __init__(self, diags: Diagnostics, label: str, bundle: dict):
+    def __init__(self, diags: Diagnostics, label: str, bundle: dict, variant: str | None = None):
         self.diags, self.label, self.bundle, self.count = diags, label, bundle, 0
+        self.variant = variant  # checking the bundle as this variant plays it: its records are patches
 
     def __call__(self, path: Iterable, message: str, hint: str | None = None) -> None:
         self.count += 1
         if self.count > MAX_PROBLEMS:
             return
         path = list(path)
+        if self.variant is not None and len(path) > 1:
+            patches = self.bundle["variants"][self.variant].get("patches") or {}
+            if path[1] in (patches.get(path[0]) or {}):  # the bad value is in the variant's own record
+                path = ["variants", self.variant, "patches", *path]
         pointer = json_pointer(path)
         self.diags.error("bundle-reference", f"{self.label} at {pointer}: {message}",
                          _source(self.bundle, path) or Span(self.label, 0, 0), hint)
@@ -46,13 +54,31 @@ def _source(bundle: dict, path: list) -> Span | None:
     return _source_of(bundle, path)
 
 
-def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle") -> None:
-    """Report every dangling reference and ill-typed effect of a schema-valid bundle."""
+def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle", variants: bool = False) -> None:
+    """Report every dangling reference and ill-typed effect of a schema-valid bundle; with `variants`, also
+    as each of its variants plays it (a variant's patched records in place), when the bundle itself is clean."""
     report = _Report(diags, label, bundle)
     _Checker(bundle, report).run()
     if report.count > MAX_PROBLEMS:
         diags.error("bundle-reference", f"{label}: {report.count - MAX_PROBLEMS} more problems not shown",
                     Span(label, 0, 0))
+    if not variants or report.count or bundle.get("applied_variant") is not None:
+        return
+    for vid in sorted(bundle.get("variants") or {}):
+        played = _Report(diags, f"{label} (as variant '{vid}' plays it)", bundle, vid)
+        _Checker(_as_variant(bundle, vid), played).run()
+        if played.count:
+            return  # one variant's problems at a time: the others usually repeat them
+
+
+def _as_variant(bundle: dict, vid: str) -> dict:
+    """The bundle as a variant plays it (its full patched records in place; a shallow copy, like
+    `rules.apply_variant` without the deep copy: the checker only reads)."""
+    out = dict(bundle)
+    for section, records in (bundle["variants"][vid].get("patches") or {}).items():
+        out[section] = {**(bundle.get(section) or {}), **records}
+    out["applied_variant"] = vid
+    return out
 
 
 class _Checker:
@@ -150,6 +176,10 @@ class _Checker:
                 self.ref(base + ["tracks", i], track, "tracks", "track")
             if len(set(game["tracks"])) != len(game["tracks"]):
                 self.report(base + ["tracks"], "a track is listed twice")
+            left_out = sorted(set(self.ids("tracks")) - set(game["tracks"]))
+            if game["tracks"] and left_out:  # cards and rules name every track and ask who holds its token
+                self.report(base + ["tracks"], f"the game leaves out the track{'s' if len(left_out) > 1 else ''} "
+                            f"{', '.join(left_out)}: every declared track is played")
             track = game["wildling_track"]
             if not track:
                 self.report(base + ["wildling_track"], "the wildling track needs its spaces")
@@ -164,6 +194,33 @@ class _Checker:
                 self.ref(base + ["vassal_card_set"], game["vassal_card_set"], "card_sets", "card set")
             if game.get("loan_discount_area") is not None:
                 self.ref(base + ["loan_discount_area"], game["loan_discount_area"], "", "area", self.all_areas)
+            for fld in _TRACK_ROLES:  # the engine reads the turn order and the tokens' holders off these
+                if game.get(fld) is not None and game[fld] not in game["tracks"]:
+                    self.report(base + [fld], f"'{game[fld]}' is not one of the game's tracks "
+                                f"({', '.join(game['tracks']) or 'none'})")
+            self.game_decks(base, game)
+
+    def game_decks(self, path: list, game: dict) -> None:
+        """The decks a game draws: each slot names a deck of the bundle, and a deck holds cards of its kind
+        (the wildling slot wildling cards, the others Westeros cards)."""
+        slots = game.get("decks") or {}
+        for slot, deck in slots.items():
+            if not self.ref(path + ["decks", slot], deck, "decks", "deck"):
+                continue
+            section, what = (("wildling_cards", "wildling card") if slot == _WILDLING_SLOT else
+                             ("westeros_cards", "Westeros card"))
+            reported = self.__dict__.setdefault("_deck_cards_reported", set())
+            for cid in self.ids("decks")[deck]["cards"]:
+                if cid not in self.ids(section) and (deck, cid) not in reported:  # once, for all games
+                    reported.add((deck, cid))
+                    self.report(["decks", deck, "cards", cid], f"'{cid}' is not a {what}, and deck '{deck}' is "
+                                f"drawn as a game's '{slot}' deck")
+        if _WILDLING_SLOT not in slots:
+            self.report(path + ["decks"], "the game has no wildling deck (a deck slot 'wildling')")
+        for i, slot in enumerate(game["westeros_decks"]):
+            if slot not in slots:
+                self.report(path + ["westeros_decks", i], f"no deck for the Westeros slot '{slot}' in the "
+                            "game's decks")
 
     # ---- setups
     def setups(self) -> None:
@@ -202,6 +259,7 @@ class _Checker:
                     self.report(base + ["kings_court_stars"], f"no row {row!r} in the table '{stars}'")
             if not board_ok:
                 continue
+            self.homes(base, setup, areas)
             for fld in ("neutral_forces", "garrisons", "loyalty_tokens"):
                 for aid in setup.get(fld) or {}:
                     self.ref(base + [fld, aid], aid, "", "area", areas, setup["board"])
@@ -220,6 +278,24 @@ class _Checker:
                         self.starting_position(base + [fld, house], house, starts, setup["game"],
                                                vassal=fld == "vassal_starting_units")
             self.starting_areas(base, setup, areas)
+
+    def homes(self, path: list, setup: dict, areas: dict) -> None:
+        """Each house of the setup has its home area on the setup's board, a land area: the engine and the
+        cards (`home-area`) compute it from the house record, for any house of the game (R4.10, R35.13)."""
+        reported = self.__dict__.setdefault("_homes_reported", set())
+        for house in setup["houses"]:
+            record = self.ids("houses").get(house)
+            if record is None or house in reported:
+                continue  # reported as an unknown house, or for an earlier setup
+            home = areas.get(record["home"])
+            if home is None or home["kind"] != "land":
+                reported.add(house)
+            if home is None:
+                self.report(["houses", house, "home"], f"{house}'s home area '{record['home']}' is not on board "
+                            f"'{setup['board']}' of setup '{setup['id']}'")
+            elif home["kind"] != "land":
+                self.report(["houses", house, "home"], f"{house}'s home area '{record['home']}' is a "
+                            f"{home['kind']} area, not land")
 
     def starting_areas(self, path: list, setup: dict, areas: dict) -> None:
         """Units stand where they can (land units on land, ships at sea or in ports; R1.8, R24), and
@@ -263,6 +339,16 @@ class _Checker:
         for deck in setup.get("westeros_decks") or game["westeros_decks"]:
             if deck not in decks:
                 self.report(path + ["westeros_decks"], f"Westeros deck {deck} has no cards")
+        for i, slot in enumerate(setup.get("westeros_decks") or []):
+            if slot not in (game.get("decks") or {}):
+                self.report(path + ["westeros_decks", i], f"no deck for the Westeros slot '{slot}' in game "
+                            f"'{setup['game']}'")
+        for i, loan in enumerate(setup.get("loan_deck") or []):
+            self.ref(path + ["loan_deck", i], loan, "loans", "loan")
+        for house, loans in (setup.get("starting_loans") or {}).items():
+            for i, loan in enumerate(loans):
+                if loan != _RANDOM_LOAN:
+                    self.ref(path + ["starting_loans", house, i], loan, "loans", "loan")
         if not self.ids("wildling_cards"):
             self.report(["wildling_cards"], "a game needs wildling cards")
         order_sets = {o["set"] for o in self.ids("orders").values()}
@@ -285,8 +371,14 @@ class _Checker:
             return
         sets = set(game["house_card_sets"]) | ({game["vassal_card_set"]} if game.get("vassal_card_set") else set())
         decks = set(setup.get("westeros_decks") or game["westeros_decks"])
-        records = [(["house_cards", k], c) for k, c in self.ids("house_cards").items() if c["set"] in sets]
-        records += [(["westeros_cards", k], c) for k, c in self.ids("westeros_cards").items() if c["deck"] in decks]
+        # the cards of the sets and decks in play: by their own set/deck field and by the lists that deal them
+        dealt = {c for s in sets for c in (self.ids("card_sets").get(s) or {}).get("cards", [])}
+        drawn = {c for slot in decks | {_WILDLING_SLOT}
+                 for c in (self.ids("decks").get((game.get("decks") or {}).get(slot)) or {}).get("cards", {})}
+        records = [(["house_cards", k], c) for k, c in self.ids("house_cards").items()
+                   if c["set"] in sets or k in dealt]
+        records += [(["westeros_cards", k], c) for k, c in self.ids("westeros_cards").items()
+                    if c["deck"] in decks or k in drawn]
         records += [(["wildling_cards", k], c) for k, c in self.ids("wildling_cards").items()]
         if setup.get("iron_bank"):
             records += [(["loans", k], c) for k, c in self.ids("loans").items()]
@@ -352,6 +444,9 @@ class _Checker:
             self.ref(base + ["set"], card["set"], "card_sets", "card set")
             if card.get("house") is not None:
                 self.ref(base + ["house"], card["house"], "houses", "house")
+        for sid, cset in self.ids("card_sets").items():  # a hand is dealt from these lists
+            for i, cid in enumerate(cset["cards"]):
+                self.ref(["card_sets", sid, "cards", i], cid, "house_cards", "house card")
         for wid, card in self.ids("westeros_cards").items():
             for i, area in enumerate(card.get("banner") or []):
                 self.ref(["westeros_cards", wid, "banner", i], area, "", "area", self.all_areas)
@@ -359,6 +454,12 @@ class _Checker:
             self.ref(["variants", vid, "game"], variant["game"], "games", "game")
             for i, cset in enumerate(variant.get("house_card_sets") or []):
                 self.ref(["variants", vid, "house_card_sets", i], cset, "card_sets", "card set")
+            for standard, played in (variant.get("setups") or {}).items():
+                where = ["variants", vid, "setups", standard]
+                setups = {**self.ids("setups"), **(variant.get("patches") or {}).get("setups", {})}
+                if self.ref(where, played, "", "setup", setups) and setups[played]["game"] != variant["game"]:
+                    self.report(where, f"setup '{played}' plays the rules set '{setups[played]['game']}', but the "
+                                f"variant is for '{variant['game']}'")
 
     # ---- effects
     def effects(self) -> None:

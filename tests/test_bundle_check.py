@@ -68,7 +68,48 @@ CASES = {
     "the Iron Bank without slot costs": (lambda b: b["games"]["mother-of-dragons"].__setitem__("loan_costs", []),
                                          "/games/mother-of-dragons/loan_costs",
                                          "a setup with the Iron Bank needs the costs of the bank's slots"),
+    # ids the engine computes from bundle data in play (they once stopped or crashed a game mid-play)
+    "a home area off the setup's board (home-area, vassal musters, loyalty)": (
+        lambda b: b["houses"]["arryn"].__setitem__("home", "braavos"), "/houses/arryn/home",
+        "arryn's home area 'braavos' is not on board 'mod-westeros' of setup 'mod-3p'"),
+    "a home area at sea": (lambda b: b["houses"]["stark"].__setitem__("home", "the-shivering-sea"),
+                           "/houses/stark/home", "stark's home area 'the-shivering-sea' is a sea area, not land"),
+    "a turn order track the game does not play": (
+        lambda b: b["games"]["base"].__setitem__("turn_order_track", "nope"), "/games/base/turn_order_track",
+        "'nope' is not one of the game's tracks (iron-throne, fiefdoms, kings-court)"),
+    "a raven track the game does not play": (
+        lambda b: b["games"]["base"].__setitem__("raven_track", "nope"), "/games/base/raven_track",
+        "'nope' is not one of the game's tracks"),
+    "a game leaving out a declared track (cards ask who holds its token)": (
+        lambda b: _drop_track(b, "base", "fiefdoms"), "/games/base/tracks",
+        "the game leaves out the track fiefdoms: every declared track is played"),
+    "a deck slot naming no deck": (lambda b: b["games"]["base"]["decks"].__setitem__("i", "nope"),
+                                   "/games/base/decks/i", "unknown deck 'nope'"),
+    "a deck holding a card that is no Westeros card": (
+        lambda b: b["decks"]["westeros-i"]["cards"].__setitem__("crow-killers", 2), "/decks/westeros-i/cards/crow-killers",
+        "'crow-killers' is not a Westeros card, and deck 'westeros-i' is drawn as a game's 'i' deck"),
+    "a base deck holding an Essos card": (
+        lambda b: b["decks"]["westeros-i"]["cards"].__setitem__("fire-made-flesh", 1), "/setups/base-3p/board",
+        "westeros_cards/fire-made-flesh names the area 'pentos', which is not on board 'base'"),
+    "a card set listing an unknown card": (lambda b: b["card_sets"]["base"]["cards"].append("nope"),
+                                           "/card_sets/base/cards/", "unknown house card 'nope'"),
+    "a loan deck naming an unknown loan": (lambda b: b["setups"]["mod-8p"]["loan_deck"].__setitem__(0, "nope"),
+                                           "/setups/mod-8p/loan_deck/0", "unknown loan 'nope'"),
+    "a starting loan naming an unknown loan": (
+        lambda b: b["setups"]["mod-8p"].__setitem__("starting_loans", {"stark": ["random", "nope"]}),
+        "/setups/mod-8p/starting_loans/stark/1", "unknown loan 'nope'"),
+    "a variant playing a setup of another rules set": (
+        lambda b: b["variants"]["asos-base"]["setups"].__setitem__("base-3p", "mod-3p"),
+        "/variants/asos-base/setups/base-3p",
+        "setup 'mod-3p' plays the rules set 'mother-of-dragons', but the variant is for 'base'"),
 }
+
+
+def _drop_track(b: dict, game: str, track: str) -> None:
+    b["games"][game]["tracks"].remove(track)
+    for setup in b["setups"].values():
+        if setup["game"] == game:
+            del setup["influence"][track]
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -89,9 +130,14 @@ def test_a_dangling_reference_is_refused_at_load(bundle, name):
 def test_all_of_them_pass_the_schema_and_are_reported_together(bundle):
     """What the schema alone cannot see (one full validation: it takes seconds)."""
     broken = copy.deepcopy(bundle)
-    # two cases hide others: the same argument changed twice; no tracks, so no influence order to check
+    # some cases hide others: the same argument changed twice; no tracks, so no influence order to check; a
+    # deck slot naming no deck, so the deck with the Essos card is not drawn
     cases = [c for name, c in CASES.items() if name not in ("wrong-typed argument", "empty track list",
-                                                            "a footman at sea", "two houses in one area")]
+                                                            "a footman at sea", "two houses in one area",
+                                                            "a home area at sea", "a raven track the game does "
+                                                            "not play", "a game leaving out a declared track "
+                                                            "(cards ask who holds its token)",
+                                                            "a base deck holding an Essos card")]
     for change, _, _ in cases:
         change(broken)
     diags = Diagnostics()
@@ -150,3 +196,23 @@ def test_check_refuses_what_play_would_refuse_also_as_a_variant_plays_it(bundle)
     clean = Diagnostics()
     _check_playable(bundle, clean)
     assert not clean.errors
+
+
+@pytest.mark.parametrize("field, value, pointer, message", [
+    ("turn_order_track", "nope", "/variants/asos-base/patches/games/base/turn_order_track",
+     "'nope' is not one of the game's tracks"),
+    ("house_card_sets", ["nope"], "/variants/asos-base/patches/games/base/house_card_sets/0", "unknown card set 'nope'"),
+])
+def test_validate_checks_the_bundle_as_each_variant_plays_it(bundle, field, value, pointer, message):
+    """A variant's patched record with a dangling id: `validate` (validate_all) refuses it, pointing into the
+    variant's patches, not only `play --variant` when it loads the variant."""
+    broken = copy.deepcopy(bundle)
+    broken["variants"]["asos-base"]["patches"]["games"]["base"][field] = value
+    clean = Diagnostics()
+    check_bundle(broken, clean)  # the bundle as the base rules play it is fine
+    assert not clean.errors
+    diags = Diagnostics()
+    check_bundle(broken, diags, variants=True)
+    found = [e for e in diags.errors if f"(as variant 'asos-base' plays it) at {pointer}: {message}" in e.message]
+    assert len(found) == 1, diags.format()
+    assert found[0].span.file == "content/core/games.mst" and found[0].span.line > 0
