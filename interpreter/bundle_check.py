@@ -382,11 +382,40 @@ class _Checker:
         records += [(["wildling_cards", k], c) for k, c in self.ids("wildling_cards").items()]
         if setup.get("iron_bank"):
             records += [(["loans", k], c) for k, c in self.ids("loans").items()]
+        houses = set(setup["houses"])
         for where, record in records:
             for area in sorted(self._named_areas(where[0], where[1], record)):
                 if area not in board["areas"]:
                     self.report(path + ["board"], f"{'/'.join(where)} names the area '{area}', which is not on "
                                 f"board '{setup['board']}'")
+            if where[0] == "house_cards" and record.get("house") not in houses | {None}:
+                continue  # the card of a house not in this game is never dealt
+            reported = self.__dict__.setdefault("_houses_reported", set())
+            outside = [(at, h) for at, h in self._named_houses(where, record) if h not in houses]
+            if outside and tuple(where) not in reported:  # a house not in the game has no state to read
+                reported.add(tuple(where))  # once per card (the first place), for the first setup playing it
+                at, house = outside[0]
+                more = f" (and {len(outside) - 1} more places in the card)" if len(outside) > 1 else ""
+                self.report(at, f"names the house '{house}', which is not in setup '{setup['id']}'{more}: a card "
+                            "in play names only houses of its game")
+
+    def _named_houses(self, where: list, record: dict) -> list[tuple[list, str]]:
+        """(path, house id) of every house a record's effects name by its id."""
+        cache = self.__dict__.setdefault("_houses_cache", {})
+        key = tuple(where)
+        if key not in cache:
+            found: list[tuple[list, str]] = []
+            stack: list = [(list(where), record)]
+            while stack:
+                at, node = stack.pop()
+                if isinstance(node, dict):
+                    if node.get("type") == "house" and isinstance(node.get("id"), str):
+                        found.append((at, node["id"]))
+                    stack.extend((at + [k], v) for k, v in node.items())
+                elif isinstance(node, list):
+                    stack.extend((at + [i], v) for i, v in enumerate(node))
+            cache[key] = sorted(found, key=lambda f: json_pointer(f[0]))
+        return cache[key]
 
     def _named_areas(self, section: str, ident: str, record: dict) -> set[str]:
         cache = self.__dict__.setdefault("_areas_cache", {})

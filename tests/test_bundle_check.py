@@ -98,6 +98,11 @@ CASES = {
     "a starting loan naming an unknown loan": (
         lambda b: b["setups"]["mod-8p"].__setitem__("starting_loans", {"stark": ["random", "nope"]}),
         "/setups/mod-8p/starting_loans/stark/1", "unknown loan 'nope'"),
+    "a card in play naming a house not in the game": (
+        lambda b: b["house_cards"]["tyrion-lannister"]["abilities"][0]["body"][0]["body"][1]["args"].__setitem__(
+            "house", {"node": "id", "id": "arryn", "type": "house"}),
+        "/house_cards/tyrion-lannister/abilities/0/body/0/body/1/args/house",
+        "names the house 'arryn', which is not in setup 'base-3p'"),
     "a variant playing a setup of another rules set": (
         lambda b: b["variants"]["asos-base"]["setups"].__setitem__("base-3p", "mod-3p"),
         "/variants/asos-base/setups/base-3p",
@@ -130,14 +135,12 @@ def test_a_dangling_reference_is_refused_at_load(bundle, name):
 def test_all_of_them_pass_the_schema_and_are_reported_together(bundle):
     """What the schema alone cannot see (one full validation: it takes seconds)."""
     broken = copy.deepcopy(bundle)
-    # some cases hide others: the same argument changed twice; no tracks, so no influence order to check; a
-    # deck slot naming no deck, so the deck with the Essos card is not drawn
-    cases = [c for name, c in CASES.items() if name not in ("wrong-typed argument", "empty track list",
-                                                            "a footman at sea", "two houses in one area",
-                                                            "a home area at sea", "a raven track the game does "
-                                                            "not play", "a game leaving out a declared track "
-                                                            "(cards ask who holds its token)",
-                                                            "a base deck holding an Essos card")]
+    # two cases hide others: the same argument changed twice; no tracks, so no influence order to check
+    # (the cases of computed ids are left out: the Essos card's setup also reports its cards' houses, and
+    # together they pass the cap of 50 problems a report shows)
+    names = list(CASES)[:list(CASES).index("the Iron Bank without slot costs") + 1]
+    cases = [CASES[name] for name in names if name not in ("wrong-typed argument", "empty track list",
+                                                           "a footman at sea", "two houses in one area")]
     for change, _, _ in cases:
         change(broken)
     diags = Diagnostics()

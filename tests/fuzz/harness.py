@@ -191,7 +191,8 @@ class BundleMutator:
         self.areas = sorted({a for board in bundle["boards"].values() for a in board["areas"]})
         self.targeted = [self._home, self._deck_slot, self._deck_card, self._dealt_card, self._track_role,
                          self._game_tracks, self._setup_decks, self._loan, self._variant_setup,
-                         self._variant_patch]
+                         self._variant_patch, self._literal_house]
+        self.var_paths = [p for p in self.paths if isinstance(self._get(p), dict) and "var" in self._get(p)]
 
     def _get(self, path):
         node = self.bundle
@@ -260,6 +261,11 @@ class BundleMutator:
                     "value": rng.choice(self.ids)}
         return {"path": ["variants", vid, "patches", section, rid, fld],
                 "value": [] if isinstance(value, list) else rng.choice(self.ids)}
+
+    def _literal_house(self, rng):
+        """A variable of an effect replaced by a house named by its id (perhaps one not in the game)."""
+        return {"path": rng.choice(self.var_paths),
+                "value": {"node": "id", "id": rng.choice(sorted(self.bundle["houses"])), "type": "house"}}
 
     def patch(self, rng: random.Random) -> dict:
         if rng.random() < TARGETED:
