@@ -166,6 +166,8 @@ class _Checker:
                 elif len(levels) != len(rows) or sorted(int(k) for k in levels) != list(range(len(levels))):
                     self.report(["tables", supply, "rows"], "supply limit rows are the levels 0, 1, 2, ... "
                                 f"without gaps; got {', '.join(rows)}")
+                else:
+                    self.supply_levels(base, game, len(levels) - 1)
             stars = game["kings_court_stars"]
             if self.ref(base + ["kings_court_stars"], stars, "tables", "table") and \
                     not self.ids("tables")[stars]["rows"]:
@@ -199,6 +201,19 @@ class _Checker:
                     self.report(base + [fld], f"'{game[fld]}' is not one of the game's tracks "
                                 f"({', '.join(game['tracks']) or 'none'})")
             self.game_decks(base, game)
+
+    def supply_levels(self, path: list, game: dict, top: int) -> None:
+        """The supply levels a game starts houses on are rows of its supply table: the engine reads a house's
+        army sizes off the row of its level."""
+        reported = self.__dict__.setdefault("_supply_reported", set())
+        for hid, house in self.ids("houses").items():
+            if house["starting_supply"] > top and hid not in reported:
+                reported.add(hid)
+                self.report(["houses", hid, "starting_supply"], f"starting supply {house['starting_supply']} is "
+                            f"beyond the supply table '{game['supply_limits']}' of game '{game['id']}' (0-{top})")
+        if (game.get("vassal_supply") or 0) > top:
+            self.report(path + ["vassal_supply"], f"vassal supply {game['vassal_supply']} is beyond the supply "
+                        f"table '{game['supply_limits']}' (0-{top})")
 
     def game_decks(self, path: list, game: dict) -> None:
         """The decks a game draws: each slot names a deck of the bundle, and a deck holds cards of its kind

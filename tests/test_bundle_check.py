@@ -103,6 +103,12 @@ CASES = {
             "house", {"node": "id", "id": "arryn", "type": "house"}),
         "/house_cards/tyrion-lannister/abilities/0/body/0/body/1/args/house",
         "names the house 'arryn', which is not in setup 'base-3p'"),
+    "a starting supply beyond the supply table": (lambda b: b["houses"]["stark"].__setitem__("starting_supply", 7),
+                                                  "/houses/stark/starting_supply",
+                                                  "starting supply 7 is beyond the supply table 'supply-limits'"),
+    "a vassal supply beyond the supply table": (
+        lambda b: b["games"]["mother-of-dragons"].__setitem__("vassal_supply", 12),
+        "/games/mother-of-dragons/vassal_supply", "vassal supply 12 is beyond the supply table 'supply-limits' (0-6)"),
     "a variant playing a setup of another rules set": (
         lambda b: b["variants"]["asos-base"]["setups"].__setitem__("base-3p", "mod-3p"),
         "/variants/asos-base/setups/base-3p",

@@ -191,7 +191,7 @@ class BundleMutator:
         self.areas = sorted({a for board in bundle["boards"].values() for a in board["areas"]})
         self.targeted = [self._home, self._deck_slot, self._deck_card, self._dealt_card, self._track_role,
                          self._game_tracks, self._setup_decks, self._loan, self._variant_setup,
-                         self._variant_patch, self._literal_house]
+                         self._variant_patch, self._literal_house, self._supply_level]
         self.var_paths = [p for p in self.paths if isinstance(self._get(p), dict) and "var" in self._get(p)]
 
     def _get(self, path):
@@ -266,6 +266,13 @@ class BundleMutator:
         """A variable of an effect replaced by a house named by its id (perhaps one not in the game)."""
         return {"path": rng.choice(self.var_paths),
                 "value": {"node": "id", "id": rng.choice(sorted(self.bundle["houses"])), "type": "house"}}
+
+    def _supply_level(self, rng):
+        """A supply level the game starts a house on (a row of the supply table is read by it)."""
+        if rng.random() < 0.5:
+            return {"path": ["houses", rng.choice(sorted(self.bundle["houses"])), "starting_supply"],
+                    "value": rng.randrange(0, 12)}
+        return {"path": ["games", "mother-of-dragons", "vassal_supply"], "value": rng.randrange(0, 12)}
 
     def patch(self, rng: random.Random) -> dict:
         if rng.random() < TARGETED:
