@@ -100,6 +100,7 @@ class _Checker:
         return True
 
     def run(self) -> None:
+        self.vocabularies()
         self.boards()
         self.houses()
         self.tables()
@@ -107,6 +108,28 @@ class _Checker:
         self.setups()
         self.cards()
         self.effects()
+
+    # ---- declared vocabularies
+    def vocabularies(self) -> None:
+        """A record's field of a declared vocabulary (`enum:a|b`, `list:enum:a|b`) holds its words only: the
+        engine looks each word up (a tiebreaker it does not know stopped the end of a game)."""
+        for kind in KINDS.values():
+            if not kind.top_level or not kind.collection:
+                continue
+            fields = [(k.name.replace("-", "_"), k.values[0]) for k in kind.keys.values()
+                      if len(k.values) == 1 and k.values[0].split(":")[0] in ("enum", "list")]
+            fields = [(f, set(t.rsplit(":", 1)[1].split("|"))) for f, t in fields
+                      if t.startswith(("enum:", "list:enum:")) and t != "enum:yes|no"]  # yes/no: booleans
+            for rid, record in self.ids(kind.collection).items():
+                if not isinstance(record, dict):
+                    continue
+                for fld, words in fields:
+                    value = record.get(fld)
+                    items = value if isinstance(value, list) else [] if value is None else [value]
+                    for i, word in enumerate(items):
+                        if word not in words:
+                            at = [kind.collection, rid, fld] + ([i] if isinstance(value, list) else [])
+                            self.report(at, f"'{word}' is not one of {', '.join(sorted(words))}")
 
     # ---- boards
     def boards(self) -> None:
@@ -196,6 +219,8 @@ class _Checker:
                 self.ref(base + ["vassal_card_set"], game["vassal_card_set"], "card_sets", "card set")
             if game.get("loan_discount_area") is not None:
                 self.ref(base + ["loan_discount_area"], game["loan_discount_area"], "", "area", self.all_areas)
+            if not game["tiebreakers"]:  # after the last round the winner is the first by them
+                self.report(base + ["tiebreakers"], "a game needs its end-of-game tiebreakers (R26.3)")
             for fld in _TRACK_ROLES:  # the engine reads the turn order and the tokens' holders off these
                 if game.get(fld) is not None and game[fld] not in game["tracks"]:
                     self.report(base + [fld], f"'{game[fld]}' is not one of the game's tracks "

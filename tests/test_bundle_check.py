@@ -109,6 +109,12 @@ CASES = {
     "a vassal supply beyond the supply table": (
         lambda b: b["games"]["mother-of-dragons"].__setitem__("vassal_supply", 12),
         "/games/mother-of-dragons/vassal_supply", "vassal supply 12 is beyond the supply table 'supply-limits' (0-6)"),
+    "a tiebreaker the engine does not know": (
+        lambda b: b["games"]["mother-of-dragons"]["tiebreakers"].__setitem__(0, "baratheon"),
+        "/games/mother-of-dragons/tiebreakers/0", "'baratheon' is not one of highest-iron-throne, highest-supply, "
+        "most-castles-and-strongholds, most-land-areas"),
+    "no tiebreakers": (lambda b: b["games"]["base"].__setitem__("tiebreakers", []), "/games/base/tiebreakers",
+                       "a game needs its end-of-game tiebreakers (R26.3)"),
     "a variant playing a setup of another rules set": (
         lambda b: b["variants"]["asos-base"]["setups"].__setitem__("base-3p", "mod-3p"),
         "/variants/asos-base/setups/base-3p",
