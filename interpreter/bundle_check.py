@@ -250,6 +250,10 @@ class _Checker:
             section, what = (("wildling_cards", "wildling card") if slot == _WILDLING_SLOT else
                              ("westeros_cards", "Westeros card"))
             reported = self.__dict__.setdefault("_deck_cards_reported", set())
+            if sum(self.ids("decks")[deck]["cards"].values()) <= 0 and (deck, None) not in reported:
+                reported.add((deck, None))  # a game draws from it: an empty deck has no card to reveal
+                self.report(["decks", deck, "cards"], f"deck '{deck}' has no cards, and it is drawn as a game's "
+                            f"'{slot}' deck")
             for cid in self.ids("decks")[deck]["cards"]:
                 if cid not in self.ids(section) and (deck, cid) not in reported:  # once, for all games
                     reported.add((deck, cid))

@@ -113,6 +113,8 @@ CASES = {
         lambda b: b["games"]["mother-of-dragons"]["tiebreakers"].__setitem__(0, "baratheon"),
         "/games/mother-of-dragons/tiebreakers/0", "'baratheon' is not one of highest-iron-throne, highest-supply, "
         "most-castles-and-strongholds, most-land-areas"),
+    "an empty Westeros deck": (lambda b: b["decks"]["westeros-i"].__setitem__("cards", {}), "/decks/westeros-i/cards",
+                               "deck 'westeros-i' has no cards, and it is drawn as a game's 'i' deck"),
     "no tiebreakers": (lambda b: b["games"]["base"].__setitem__("tiebreakers", []), "/games/base/tiebreakers",
                        "a game needs its end-of-game tiebreakers (R26.3)"),
     "a variant playing a setup of another rules set": (
