@@ -1,7 +1,7 @@
 """A fuzzing campaign from the command line: as many cases as asked, with counts, saving any finding.
 
     .venv/bin/python -m tests.fuzz.campaign content --cases 100000 --seed 1
-    .venv/bin/python -m tests.fuzz.campaign bundles --cases 2000 --seed 1 [--save]
+    .venv/bin/python -m tests.fuzz.campaign bundles --cases 10000 --valid 2000 --seed 1 [--save]
 
 Content cases alternate mutations of the real files and generated text; bundle cases are one to three
 mutations of the compiled bundled content (some aimed at the ids the engine computes in play), played
@@ -67,7 +67,7 @@ def run_content(cases: int, seed: int, save: bool, seconds: float | None = None)
     return counts
 
 
-def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None) -> Counter:
+def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None, valid: int | None = None) -> Counter:
     from maester.dsl import compile_paths
 
     bundle = compile_paths()
@@ -76,7 +76,7 @@ def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None)
     found: set[str] = set()
     start = time.monotonic()
     for i in range(cases):
-        if seconds is not None and time.monotonic() - start > seconds:
+        if seconds is not None and time.monotonic() - start > seconds or valid is not None and counts["valid"] >= valid:
             break
         rng = random.Random(f"{seed}:{i}")
         case = mutator.case(rng, SETUPS)
@@ -108,10 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", action="store_true", help="write findings to tests/fuzz/regressions/")
+    parser.add_argument("--valid", type=int, default=None,
+                        help="bundles: stop once this many mutated bundles passed validation and were played")
     args = parser.parse_args(argv)
-    run = run_content if args.what == "content" else run_bundles
     start = time.monotonic()
-    counts = run(args.cases, args.seed, args.save, args.seconds)
+    counts = (run_bundles(args.cases, args.seed, args.save, args.seconds, args.valid) if args.what == "bundles"
+              else run_content(args.cases, args.seed, args.save, args.seconds))
     print(f"DONE {args.what}: {dict(counts)} in {time.monotonic() - start:.0f} s", flush=True)
     failures = sum(n for k, n in counts.items() if k not in ("cases", "valid", "refused at load",
                                                                   "stopped mid-game"))  # counted in its failure
