@@ -384,9 +384,9 @@ class _Checker:
             if deck not in decks:
                 self.report(path + ["westeros_decks"], f"Westeros deck {deck} has no cards")
         for i, slot in enumerate(setup.get("westeros_decks") or []):
-            if slot not in (game.get("decks") or {}):
-                self.report(path + ["westeros_decks", i], f"no deck for the Westeros slot '{slot}' in game "
-                            f"'{setup['game']}'")
+            if slot not in game["westeros_decks"]:  # the game's list is the drawing order (R6.2.2)
+                self.report(path + ["westeros_decks", i], f"'{slot}' is not one of the Westeros decks of game "
+                            f"'{setup['game']}' ({', '.join(game['westeros_decks']) or 'none'})")
         for i, loan in enumerate(setup.get("loan_deck") or []):
             self.ref(path + ["loan_deck", i], loan, "loans", "loan")
         for house, loans in (setup.get("starting_loans") or {}).items():

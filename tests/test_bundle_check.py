@@ -115,6 +115,10 @@ CASES = {
         "most-castles-and-strongholds, most-land-areas"),
     "an empty Westeros deck": (lambda b: b["decks"]["westeros-i"].__setitem__("cards", {}), "/decks/westeros-i/cards",
                                "deck 'westeros-i' has no cards, and it is drawn as a game's 'i' deck"),
+    "a setup drawing a deck its game does not order": (
+        lambda b: b["games"]["mother-of-dragons"]["westeros_decks"].remove("iv"),
+        "/setups/mod-4p-with-targaryen/westeros_decks/3",
+        "'iv' is not one of the Westeros decks of game 'mother-of-dragons' (i, ii, iii)"),
     "no tiebreakers": (lambda b: b["games"]["base"].__setitem__("tiebreakers", []), "/games/base/tiebreakers",
                        "a game needs its end-of-game tiebreakers (R26.3)"),
     "a variant playing a setup of another rules set": (
