@@ -406,6 +406,8 @@ class _Checker:
                             "costs of the bank's slots")
             if not self.ids("loans"):
                 self.report(path + ["iron_bank"], "a setup with the Iron Bank, but the bundle has no loans")
+            elif not setup.get("loan_deck"):  # the bank reveals the deck's top loan at setup (R31.14)
+                self.report(path + ["loan_deck"], "a setup with the Iron Bank needs loans in its loan deck")
 
     def areas_in_play(self, path: list, setup: dict, game: dict) -> None:
         """Every area an effect of the setup's cards names is on the setup's board (a card for the Essos

@@ -119,6 +119,9 @@ CASES = {
         lambda b: b["games"]["mother-of-dragons"]["westeros_decks"].remove("iv"),
         "/setups/mod-4p-with-targaryen/westeros_decks/3",
         "'iv' is not one of the Westeros decks of game 'mother-of-dragons' (i, ii, iii)"),
+    "the Iron Bank with an empty loan deck": (lambda b: b["setups"]["mod-3p"].__setitem__("iron_bank", True),
+                                              "/setups/mod-3p/loan_deck",
+                                              "a setup with the Iron Bank needs loans in its loan deck"),
     "no tiebreakers": (lambda b: b["games"]["base"].__setitem__("tiebreakers", []), "/games/base/tiebreakers",
                        "a game needs its end-of-game tiebreakers (R26.3)"),
     "a variant playing a setup of another rules set": (
