@@ -23,18 +23,26 @@ from maester.dsl.validate import json_pointer
 # Which bundle section an effect-language id type names (the rest are enumerations, checked by the schema).
 _ID_SECTIONS = {"house": "houses", "track": "tracks", "unit-kind": "unit_kinds", "card": "house_cards",
                 "order": "orders"}
+_TRACK_ROLES = ("turn_order_track", "blade_track", "raven_track")  # game fields naming one of its tracks
+_WILDLING_SLOT = "wildling"  # the game's deck slot the wildling cards are drawn from (the others: Westeros)
+_RANDOM_LOAN = "random"  # a starting loan that is the top of the loan deck, not a named one
 MAX_PROBLEMS = 50
 
 
 class _Report:
-    def __init__(self, diags: Diagnostics, label: str, bundle: dict):
+    def __init__(self, diags: Diagnostics, label: str, bundle: dict, variant: str | None = None):
         self.diags, self.label, self.bundle, self.count = diags, label, bundle, 0
+        self.variant = variant  # checking the bundle as this variant plays it: its records are patches
 
     def __call__(self, path: Iterable, message: str, hint: str | None = None) -> None:
         self.count += 1
         if self.count > MAX_PROBLEMS:
             return
         path = list(path)
+        if self.variant is not None and len(path) > 1:
+            patches = self.bundle["variants"][self.variant].get("patches") or {}
+            if path[1] in (patches.get(path[0]) or {}):  # the bad value is in the variant's own record
+                path = ["variants", self.variant, "patches", *path]
         pointer = json_pointer(path)
         self.diags.error("bundle-reference", f"{self.label} at {pointer}: {message}",
                          _source(self.bundle, path) or Span(self.label, 0, 0), hint)
@@ -46,13 +54,31 @@ def _source(bundle: dict, path: list) -> Span | None:
     return _source_of(bundle, path)
 
 
-def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle") -> None:
-    """Report every dangling reference and ill-typed effect of a schema-valid bundle."""
+def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle", variants: bool = False) -> None:
+    """Report every dangling reference and ill-typed effect of a schema-valid bundle; with `variants`, also
+    as each of its variants plays it (a variant's patched records in place), when the bundle itself is clean."""
     report = _Report(diags, label, bundle)
     _Checker(bundle, report).run()
     if report.count > MAX_PROBLEMS:
         diags.error("bundle-reference", f"{label}: {report.count - MAX_PROBLEMS} more problems not shown",
                     Span(label, 0, 0))
+    if not variants or report.count or bundle.get("applied_variant") is not None:
+        return
+    for vid in sorted(bundle.get("variants") or {}):
+        played = _Report(diags, f"{label} (as variant '{vid}' plays it)", bundle, vid)
+        _Checker(_as_variant(bundle, vid), played).run()
+        if played.count:
+            return  # one variant's problems at a time: the others usually repeat them
+
+
+def _as_variant(bundle: dict, vid: str) -> dict:
+    """The bundle as a variant plays it (its full patched records in place; a shallow copy, like
+    `rules.apply_variant` without the deep copy: the checker only reads)."""
+    out = dict(bundle)
+    for section, records in (bundle["variants"][vid].get("patches") or {}).items():
+        out[section] = {**(bundle.get(section) or {}), **records}
+    out["applied_variant"] = vid
+    return out
 
 
 class _Checker:
@@ -74,6 +100,7 @@ class _Checker:
         return True
 
     def run(self) -> None:
+        self.vocabularies()
         self.boards()
         self.houses()
         self.tables()
@@ -81,6 +108,28 @@ class _Checker:
         self.setups()
         self.cards()
         self.effects()
+
+    # ---- declared vocabularies
+    def vocabularies(self) -> None:
+        """A record's field of a declared vocabulary (`enum:a|b`, `list:enum:a|b`) holds its words only: the
+        engine looks each word up (a tiebreaker it does not know stopped the end of a game)."""
+        for kind in KINDS.values():
+            if not kind.top_level or not kind.collection:
+                continue
+            fields = [(k.name.replace("-", "_"), k.values[0]) for k in kind.keys.values()
+                      if len(k.values) == 1 and k.values[0].split(":")[0] in ("enum", "list")]
+            fields = [(f, set(t.rsplit(":", 1)[1].split("|"))) for f, t in fields
+                      if t.startswith(("enum:", "list:enum:")) and t != "enum:yes|no"]  # yes/no: booleans
+            for rid, record in self.ids(kind.collection).items():
+                if not isinstance(record, dict):
+                    continue
+                for fld, words in fields:
+                    value = record.get(fld)
+                    items = value if isinstance(value, list) else [] if value is None else [value]
+                    for i, word in enumerate(items):
+                        if word not in words:
+                            at = [kind.collection, rid, fld] + ([i] if isinstance(value, list) else [])
+                            self.report(at, f"'{word}' is not one of {', '.join(sorted(words))}")
 
     # ---- boards
     def boards(self) -> None:
@@ -140,6 +189,8 @@ class _Checker:
                 elif len(levels) != len(rows) or sorted(int(k) for k in levels) != list(range(len(levels))):
                     self.report(["tables", supply, "rows"], "supply limit rows are the levels 0, 1, 2, ... "
                                 f"without gaps; got {', '.join(rows)}")
+                else:
+                    self.supply_levels(base, game, len(levels) - 1)
             stars = game["kings_court_stars"]
             if self.ref(base + ["kings_court_stars"], stars, "tables", "table") and \
                     not self.ids("tables")[stars]["rows"]:
@@ -150,6 +201,10 @@ class _Checker:
                 self.ref(base + ["tracks", i], track, "tracks", "track")
             if len(set(game["tracks"])) != len(game["tracks"]):
                 self.report(base + ["tracks"], "a track is listed twice")
+            left_out = sorted(set(self.ids("tracks")) - set(game["tracks"]))
+            if game["tracks"] and left_out:  # cards and rules name every track and ask who holds its token
+                self.report(base + ["tracks"], f"the game leaves out the track{'s' if len(left_out) > 1 else ''} "
+                            f"{', '.join(left_out)}: every declared track is played")
             track = game["wildling_track"]
             if not track:
                 self.report(base + ["wildling_track"], "the wildling track needs its spaces")
@@ -164,6 +219,52 @@ class _Checker:
                 self.ref(base + ["vassal_card_set"], game["vassal_card_set"], "card_sets", "card set")
             if game.get("loan_discount_area") is not None:
                 self.ref(base + ["loan_discount_area"], game["loan_discount_area"], "", "area", self.all_areas)
+            if not game["tiebreakers"]:  # after the last round the winner is the first by them
+                self.report(base + ["tiebreakers"], "a game needs its end-of-game tiebreakers (R26.3)")
+            for fld in _TRACK_ROLES:  # the engine reads the turn order and the tokens' holders off these
+                if game.get(fld) is not None and game[fld] not in game["tracks"]:
+                    self.report(base + [fld], f"'{game[fld]}' is not one of the game's tracks "
+                                f"({', '.join(game['tracks']) or 'none'})")
+            self.game_decks(base, game)
+
+    def supply_levels(self, path: list, game: dict, top: int) -> None:
+        """The supply levels a game starts houses on are rows of its supply table: the engine reads a house's
+        army sizes off the row of its level."""
+        reported = self.__dict__.setdefault("_supply_reported", set())
+        for hid, house in self.ids("houses").items():
+            if house["starting_supply"] > top and hid not in reported:
+                reported.add(hid)
+                self.report(["houses", hid, "starting_supply"], f"starting supply {house['starting_supply']} is "
+                            f"beyond the supply table '{game['supply_limits']}' of game '{game['id']}' (0-{top})")
+        if (game.get("vassal_supply") or 0) > top:
+            self.report(path + ["vassal_supply"], f"vassal supply {game['vassal_supply']} is beyond the supply "
+                        f"table '{game['supply_limits']}' (0-{top})")
+
+    def game_decks(self, path: list, game: dict) -> None:
+        """The decks a game draws: each slot names a deck of the bundle, and a deck holds cards of its kind
+        (the wildling slot wildling cards, the others Westeros cards)."""
+        slots = game.get("decks") or {}
+        for slot, deck in slots.items():
+            if not self.ref(path + ["decks", slot], deck, "decks", "deck"):
+                continue
+            section, what = (("wildling_cards", "wildling card") if slot == _WILDLING_SLOT else
+                             ("westeros_cards", "Westeros card"))
+            reported = self.__dict__.setdefault("_deck_cards_reported", set())
+            if sum(self.ids("decks")[deck]["cards"].values()) <= 0 and (deck, None) not in reported:
+                reported.add((deck, None))  # a game draws from it: an empty deck has no card to reveal
+                self.report(["decks", deck, "cards"], f"deck '{deck}' has no cards, and it is drawn as a game's "
+                            f"'{slot}' deck")
+            for cid in self.ids("decks")[deck]["cards"]:
+                if cid not in self.ids(section) and (deck, cid) not in reported:  # once, for all games
+                    reported.add((deck, cid))
+                    self.report(["decks", deck, "cards", cid], f"'{cid}' is not a {what}, and deck '{deck}' is "
+                                f"drawn as a game's '{slot}' deck")
+        if _WILDLING_SLOT not in slots:
+            self.report(path + ["decks"], "the game has no wildling deck (a deck slot 'wildling')")
+        for i, slot in enumerate(game["westeros_decks"]):
+            if slot not in slots:
+                self.report(path + ["westeros_decks", i], f"no deck for the Westeros slot '{slot}' in the "
+                            "game's decks")
 
     # ---- setups
     def setups(self) -> None:
@@ -202,6 +303,7 @@ class _Checker:
                     self.report(base + ["kings_court_stars"], f"no row {row!r} in the table '{stars}'")
             if not board_ok:
                 continue
+            self.homes(base, setup, areas)
             for fld in ("neutral_forces", "garrisons", "loyalty_tokens"):
                 for aid in setup.get(fld) or {}:
                     self.ref(base + [fld, aid], aid, "", "area", areas, setup["board"])
@@ -220,6 +322,24 @@ class _Checker:
                         self.starting_position(base + [fld, house], house, starts, setup["game"],
                                                vassal=fld == "vassal_starting_units")
             self.starting_areas(base, setup, areas)
+
+    def homes(self, path: list, setup: dict, areas: dict) -> None:
+        """Each house of the setup has its home area on the setup's board, a land area: the engine and the
+        cards (`home-area`) compute it from the house record, for any house of the game (R4.10, R35.13)."""
+        reported = self.__dict__.setdefault("_homes_reported", set())
+        for house in setup["houses"]:
+            record = self.ids("houses").get(house)
+            if record is None or house in reported:
+                continue  # reported as an unknown house, or for an earlier setup
+            home = areas.get(record["home"])
+            if home is None or home["kind"] != "land":
+                reported.add(house)
+            if home is None:
+                self.report(["houses", house, "home"], f"{house}'s home area '{record['home']}' is not on board "
+                            f"'{setup['board']}' of setup '{setup['id']}'")
+            elif home["kind"] != "land":
+                self.report(["houses", house, "home"], f"{house}'s home area '{record['home']}' is a "
+                            f"{home['kind']} area, not land")
 
     def starting_areas(self, path: list, setup: dict, areas: dict) -> None:
         """Units stand where they can (land units on land, ships at sea or in ports; R1.8, R24), and
@@ -263,6 +383,16 @@ class _Checker:
         for deck in setup.get("westeros_decks") or game["westeros_decks"]:
             if deck not in decks:
                 self.report(path + ["westeros_decks"], f"Westeros deck {deck} has no cards")
+        for i, slot in enumerate(setup.get("westeros_decks") or []):
+            if slot not in game["westeros_decks"]:  # the game's list is the drawing order (R6.2.2)
+                self.report(path + ["westeros_decks", i], f"'{slot}' is not one of the Westeros decks of game "
+                            f"'{setup['game']}' ({', '.join(game['westeros_decks']) or 'none'})")
+        for i, loan in enumerate(setup.get("loan_deck") or []):
+            self.ref(path + ["loan_deck", i], loan, "loans", "loan")
+        for house, loans in (setup.get("starting_loans") or {}).items():
+            for i, loan in enumerate(loans):
+                if loan != _RANDOM_LOAN:
+                    self.ref(path + ["starting_loans", house, i], loan, "loans", "loan")
         if not self.ids("wildling_cards"):
             self.report(["wildling_cards"], "a game needs wildling cards")
         order_sets = {o["set"] for o in self.ids("orders").values()}
@@ -276,6 +406,8 @@ class _Checker:
                             "costs of the bank's slots")
             if not self.ids("loans"):
                 self.report(path + ["iron_bank"], "a setup with the Iron Bank, but the bundle has no loans")
+            elif not setup.get("loan_deck"):  # the bank reveals the deck's top loan at setup (R31.14)
+                self.report(path + ["loan_deck"], "a setup with the Iron Bank needs loans in its loan deck")
 
     def areas_in_play(self, path: list, setup: dict, game: dict) -> None:
         """Every area an effect of the setup's cards names is on the setup's board (a card for the Essos
@@ -285,16 +417,51 @@ class _Checker:
             return
         sets = set(game["house_card_sets"]) | ({game["vassal_card_set"]} if game.get("vassal_card_set") else set())
         decks = set(setup.get("westeros_decks") or game["westeros_decks"])
-        records = [(["house_cards", k], c) for k, c in self.ids("house_cards").items() if c["set"] in sets]
-        records += [(["westeros_cards", k], c) for k, c in self.ids("westeros_cards").items() if c["deck"] in decks]
+        # the cards of the sets and decks in play: by their own set/deck field and by the lists that deal them
+        dealt = {c for s in sets for c in (self.ids("card_sets").get(s) or {}).get("cards", [])}
+        drawn = {c for slot in decks | {_WILDLING_SLOT}
+                 for c in (self.ids("decks").get((game.get("decks") or {}).get(slot)) or {}).get("cards", {})}
+        records = [(["house_cards", k], c) for k, c in self.ids("house_cards").items()
+                   if c["set"] in sets or k in dealt]
+        records += [(["westeros_cards", k], c) for k, c in self.ids("westeros_cards").items()
+                    if c["deck"] in decks or k in drawn]
         records += [(["wildling_cards", k], c) for k, c in self.ids("wildling_cards").items()]
         if setup.get("iron_bank"):
             records += [(["loans", k], c) for k, c in self.ids("loans").items()]
+        houses = set(setup["houses"])
         for where, record in records:
             for area in sorted(self._named_areas(where[0], where[1], record)):
                 if area not in board["areas"]:
                     self.report(path + ["board"], f"{'/'.join(where)} names the area '{area}', which is not on "
                                 f"board '{setup['board']}'")
+            if where[0] == "house_cards" and record.get("house") not in houses | {None}:
+                continue  # the card of a house not in this game is never dealt
+            reported = self.__dict__.setdefault("_houses_reported", set())
+            outside = [(at, h) for at, h in self._named_houses(where, record) if h not in houses]
+            if outside and tuple(where) not in reported:  # a house not in the game has no state to read
+                reported.add(tuple(where))  # once per card (the first place), for the first setup playing it
+                at, house = outside[0]
+                more = f" (and {len(outside) - 1} more places in the card)" if len(outside) > 1 else ""
+                self.report(at, f"names the house '{house}', which is not in setup '{setup['id']}'{more}: a card "
+                            "in play names only houses of its game")
+
+    def _named_houses(self, where: list, record: dict) -> list[tuple[list, str]]:
+        """(path, house id) of every house a record's effects name by its id."""
+        cache = self.__dict__.setdefault("_houses_cache", {})
+        key = tuple(where)
+        if key not in cache:
+            found: list[tuple[list, str]] = []
+            stack: list = [(list(where), record)]
+            while stack:
+                at, node = stack.pop()
+                if isinstance(node, dict):
+                    if node.get("type") == "house" and isinstance(node.get("id"), str):
+                        found.append((at, node["id"]))
+                    stack.extend((at + [k], v) for k, v in node.items())
+                elif isinstance(node, list):
+                    stack.extend((at + [i], v) for i, v in enumerate(node))
+            cache[key] = sorted(found, key=lambda f: json_pointer(f[0]))
+        return cache[key]
 
     def _named_areas(self, section: str, ident: str, record: dict) -> set[str]:
         cache = self.__dict__.setdefault("_areas_cache", {})
@@ -352,6 +519,9 @@ class _Checker:
             self.ref(base + ["set"], card["set"], "card_sets", "card set")
             if card.get("house") is not None:
                 self.ref(base + ["house"], card["house"], "houses", "house")
+        for sid, cset in self.ids("card_sets").items():  # a hand is dealt from these lists
+            for i, cid in enumerate(cset["cards"]):
+                self.ref(["card_sets", sid, "cards", i], cid, "house_cards", "house card")
         for wid, card in self.ids("westeros_cards").items():
             for i, area in enumerate(card.get("banner") or []):
                 self.ref(["westeros_cards", wid, "banner", i], area, "", "area", self.all_areas)
@@ -359,6 +529,12 @@ class _Checker:
             self.ref(["variants", vid, "game"], variant["game"], "games", "game")
             for i, cset in enumerate(variant.get("house_card_sets") or []):
                 self.ref(["variants", vid, "house_card_sets", i], cset, "card_sets", "card set")
+            for standard, played in (variant.get("setups") or {}).items():
+                where = ["variants", vid, "setups", standard]
+                setups = {**self.ids("setups"), **(variant.get("patches") or {}).get("setups", {})}
+                if self.ref(where, played, "", "setup", setups) and setups[played]["game"] != variant["game"]:
+                    self.report(where, f"setup '{played}' plays the rules set '{setups[played]['game']}', but the "
+                                f"variant is for '{variant['game']}'")
 
     # ---- effects
     def effects(self) -> None:

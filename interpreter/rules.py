@@ -184,7 +184,7 @@ def validate_all(bundle: object, diags: Diagnostics, label: str = "bundle") -> N
         return
     validate_bundle(bundle, diags, label)
     if not diags.errors:
-        check_bundle(bundle, diags, label)
+        check_bundle(bundle, diags, label, variants=True)  # every variant the bundle plays, too
 
 
 def apply_variant(bundle: dict, variant: str | None) -> dict:

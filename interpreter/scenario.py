@@ -220,6 +220,10 @@ class Scenario:
             data = yaml.safe_load(text)
         except FileNotFoundError:
             raise _fail(label, f"{label}: no such file") from None
+        except UnicodeDecodeError as e:
+            raise _fail(label, f"{label} is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except OSError as e:  # a folder, no permission
+            raise _fail(label, f"{label} cannot be read: {e.strerror}") from None
         except yaml.YAMLError as e:
             mark = getattr(e, "problem_mark", None)
             diags = Diagnostics()

@@ -34,7 +34,11 @@ def junk(tmp_path_factory) -> dict[str, str]:
     (d / "a-file").write_text("x")
     (d / "bad-seed.yaml").write_text("name: x\nsetup: base-3p\nseed: many\n")
     (d / "float-answers.json").write_text(json.dumps({**log, "answers": [0.5]}))
+    (d / "binary.json").write_bytes(b"\xff\xfe\x00{")
+    game = runner.invoke(app, ["play", "-q", "--seed", "3", "--log", str(d / "game.json")])
+    assert game.exit_code == 0, game.output
     names = {p.name: str(p) for p in d.iterdir()}
+    names["under-a-file"] = str(d / "a-file" / "out.svg")  # its folder is a file: it cannot be written
     names["missing"] = str(d / "missing.json")
     names["missing-dir"] = str(d / "no" / "such" / "folder" / "out.json")
     names["dir"] = str(d / "empty-dir")
@@ -68,6 +72,43 @@ CASES = [
     ("schema --write --path {missing-dir}", 1), ("docs --write --path {missing}", 1), ("schema --write --path -", 1),
     ("docs --write --path {dir}", 1),
     ("version --bogus", 2), ("nosuchcommand", 2),
+    # the commands and options the first list left out
+    ("render {missing}", 1), ("render {dir}", 1), ("render {empty.json}", 1), ("render {truncated.json}", 1),
+    ("render {list.json}", 1), ("render {binary.json}", 1), ("render {binary.yaml}", 1), ("render {latin1.yaml}", 1),
+    ("render {bad-seed.yaml}", 1), ("render {game.json} --step 999999", 1), ("render {game.json} --viewer nobody", 1),
+    ("render {game.json} --format gif", 2), ("render {game.json} --scale -1 -o {under-a-file}", 2),
+    ("render {game.json} --scale 1000 --format png -o {under-a-file}", 2), ("render {game.json} -o {under-a-file}", 1),
+    ("render {game.json} -o {dir}", 1), ("render {game.json} --format png", 1),
+    ("view {missing}", 1), ("view {dir}", 1), ("view {empty.json}", 1), ("view {truncated.json}", 1),
+    ("view {list.json}", 1), ("view {binary.json}", 1), ("view {binary.yaml}", 1), ("view {game.json} --viewer nobody", 1),
+    ("view {game.json} -o {under-a-file}", 1), ("view {game.json} -o {dir}", 1),
+    ("play --save {under-a-file}", 1), ("play --save {dir}", 1), ("play --resume {missing}", 1),
+    ("play --resume {truncated.json}", 1), ("play --resume {list.json}", 1), ("play --resume {binary.yaml}", 1),
+    ("play --resume {game.json}", 1), ("play --stop-at -1", 2),
+    ("replay {empty.json}", 1), ("replay {binary.json}", 1), ("replay {game.json} --variant nope", 1),
+    ("explain {empty.json}", 1), ("explain {list.json}", 1), ("explain {bad-seed.yaml} --variant nope", 1),
+    ("card tywin --variant nope", 1), ("check --variant nope", 1), ("check {empty.json}", 1),
+    ("diff {empty.json} {empty.json}", 1), ("diff {binary.json} {binary.json}", 1),
+    ("map -b nope -f dot", 1), ("map -f png -o {under-a-file}", 1), ("map -o {under-a-file}", 1),
+    ("compile -o {under-a-file}", 1), ("compile {binary.mst} -o {under-a-file}", 1),
+    ("new variant x --dir {text.txt}", 1), ("new variant x --from card:nope --dir {dir}", 1),
+    ("new variant x --from nope --dir {dir}", 1),
+    ("conformance {empty.json}", 1), ("conformance {binary.yaml}", 1),
+    ("schema --write --path {under-a-file}", 1), ("docs --write --path {under-a-file}", 1),
+]
+
+# commands without --json (they print their own progress and tables): the text check only
+TEXT_ONLY = [
+    ("simulate --games 0", 2), ("simulate -n 1 --format xls", 1), ("simulate -n 1 --setup nope", 1),
+    ("simulate -n 1 --agents genius", 1), ("simulate -n 1 --variant nope", 1), ("simulate -n 1 --workers -1", 2),
+    ("simulate -n 1 --out {under-a-file}", 1), ("simulate -n 1 --out {text.txt}", 1),
+    ("simulate -n 1 --setup mod-3p --variant asos-base", 1), ("simulate -n 1 --rounds 0", 2),
+    ("tournament --agents genius", 1), ("tournament --agents random", 1), ("tournament --setup nope", 1),
+    ("tournament --variant nope", 1), ("tournament --games 0", 2), ("tournament --search-candidates 1", 2),
+    ("tournament --workers -1", 2),
+    ("lsp --bogus", 2),
+    ("fmt {missing}", 1), ("fmt {binary.mst}", 1), ("fmt --check {binary.mst}", 1), ("fmt {text.txt}", 1),
+    ("fmt {empty-dir}", 1),
 ]
 
 
@@ -96,3 +137,8 @@ def test_hostile_arguments_under_json_give_one_json_error(junk, line, code):
     assert r.exit_code == code and doc["exit_code"] == code and doc["ok"] is False
     assert [d["severity"] for d in doc["diagnostics"]] == ["error"], doc["diagnostics"]
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(("line", "code"), TEXT_ONLY, ids=[c[0] for c in TEXT_ONLY])
+def test_hostile_arguments_of_commands_without_json_fail_clearly(junk, line, code):
+    test_hostile_arguments_fail_clearly(junk, line, code)

@@ -251,6 +251,22 @@ def need_output(path: Path | None, what: str, stdout_ok: bool = True) -> Path | 
     return path
 
 
+def need_folder(path: Path, what: str) -> Path:
+    """An output folder that can be made or written (checked before the work): not a file, and its nearest
+    existing ancestor is a writable folder (it is created later, with its parents)."""
+    label = str(path)
+    if path.exists() and not path.is_dir():
+        raise fail("not-a-folder", f"is a file, expected a folder for {what}", label)
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise fail("no-such-folder", f"cannot be created: {existing} is a file, not a folder", label)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise fail("unwritable", "cannot be written: permission denied", label)
+    return path
+
+
 def content_paths(paths: Iterable[Path] | None, what: str = "content (.mst files or folders of them)") -> None:
     """Every content path given exists and is readable: reported once each, before compiling."""
     diags = Diagnostics()

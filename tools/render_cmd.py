@@ -18,6 +18,8 @@ class PictureFormat(StrEnum):
     png = "png"
 
 
+# a PNG of the whole map (about 2000 x 1500 units) at 4 pixels a unit is about 200 MB in memory: the bound
+MIN_SCALE, MAX_SCALE = 0.1, 4.0
 STEP_HELP = ("Which position: step 0 is the position before the first trace line, step N the position at the N-th "
              "line (an event just happened, or a decision is asked); the trace is every event and decision, as "
              "`maester view` lists them; negative counts from the end (default -1: the last position).")
@@ -61,7 +63,8 @@ def register(app: typer.Typer) -> None:
                                                           "output's suffix, else svg).")] = None,
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant (states and "
                                                     "scenarios; a log names its own).")] = None,
-        scale: Annotated[float, typer.Option("--scale", help="PNG only: pixels per map unit.")] = 1.0,
+        scale: Annotated[float, typer.Option("--scale", min=MIN_SCALE, max=MAX_SCALE,
+                                             help="PNG only: pixels per map unit.")] = 1.0,
     ) -> None:
         """Draw a position as SVG (or PNG): the board, who controls what, units, orders, tokens, and the tracks."""
         from maester.tools.position import load

@@ -145,12 +145,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play N games on Ray; write per-game results, a summary and a plot."""
         from maester.env.simulate import GameSpec, parse_agents
-        from maester.tools.cli_support import friendly
+        from maester.tools.cli_support import friendly, need_folder
 
         @friendly
         def run() -> None:
             if fmt not in ("parquet", "csv"):
                 raise _fail("bad-format", f"unknown format '{fmt}'", "use parquet or csv")
+            need_folder(out_dir, "the results")  # before the games, not after them
             rules = check_setup(setup, variant)
             default, per = parse_agents(agents, rules.setup(setup)["houses"])
             specs = [GameSpec(i, setup, seed + i, per, default, variant, rounds) for i in range(games)]

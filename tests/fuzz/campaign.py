@@ -1,10 +1,11 @@
 """A fuzzing campaign from the command line: as many cases as asked, with counts, saving any finding.
 
     .venv/bin/python -m tests.fuzz.campaign content --cases 100000 --seed 1
-    .venv/bin/python -m tests.fuzz.campaign bundles --cases 2000 --seed 1 [--save]
+    .venv/bin/python -m tests.fuzz.campaign bundles --cases 10000 --valid 2000 --seed 1 [--save]
 
 Content cases alternate mutations of the real files and generated text; bundle cases are one to three
-mutations of the compiled bundled content, played when they pass `validate_all`. Findings are
+mutations of the compiled bundled content (some aimed at the ids the engine computes in play), played
+when they pass `validate_all`; a crash, a hang or a game stopped by an error is a finding. Findings are
 minimized; with --save each becomes a regression input under tests/fuzz/regressions/.
 """
 
@@ -49,6 +50,8 @@ def run_content(cases: int, seed: int, save: bool, seconds: float | None = None)
         rng = random.Random(f"{seed}:{i}")
         text, with_world = content_case(rng)
         counts["cases"] += 1
+        if counts["cases"] % 5000 == 0:
+            print(f"{dict(counts)} after {time.monotonic() - start:.0f} s", flush=True)
         failure = content_failure(text, with_world)
         if failure is None:
             continue
@@ -61,12 +64,10 @@ def run_content(cases: int, seed: int, save: bool, seconds: float | None = None)
             if save:
                 name = hashlib.sha256(small.encode("utf-8", "surrogatepass")).hexdigest()[:12]
                 save_regression("content", name, small if not with_world else "# with-world\n" + small)
-        if counts["cases"] % 5000 == 0:
-            print(dict(counts), flush=True)
     return counts
 
 
-def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None) -> Counter:
+def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None, valid: int | None = None) -> Counter:
     from maester.dsl import compile_paths
 
     bundle = compile_paths()
@@ -75,17 +76,17 @@ def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None)
     found: set[str] = set()
     start = time.monotonic()
     for i in range(cases):
-        if seconds is not None and time.monotonic() - start > seconds:
+        if seconds is not None and time.monotonic() - start > seconds or valid is not None and counts["valid"] >= valid:
             break
         rng = random.Random(f"{seed}:{i}")
         case = mutator.case(rng, SETUPS)
         outcome = bundle_outcome(bundle, case)
         counts["cases"] += 1
         counts["valid" if outcome.valid else "refused at load"] += 1
-        if outcome.refused_in_game:
-            counts["refused in game"] += 1
-            if counts["refused in game"] <= 10:
-                print(f"REFUSED IN GAME (case {seed}:{i}): {outcome.message} {case.to_json()}"[:1500], flush=True)
+        if outcome.refused_in_game:  # also a failure: the load check let through what stopped the game
+            counts["stopped mid-game"] += 1
+            if counts["stopped mid-game"] <= 10:
+                print(f"STOPPED MID-GAME (case {seed}:{i}): {outcome.message} {case.to_json()}"[:1500], flush=True)
         if outcome.failure:
             counts[outcome.failure] += 1
             if outcome.failure not in found:
@@ -96,7 +97,7 @@ def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None)
                     name = hashlib.sha256(repr(small.to_json()).encode()).hexdigest()[:12]
                     save_regression("bundles", name, {**small.to_json(), "failure": outcome.failure})
         if counts["cases"] % 250 == 0:
-            print(dict(counts), flush=True)
+            print(f"{dict(counts)} after {time.monotonic() - start:.0f} s", flush=True)
     return counts
 
 
@@ -107,13 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", action="store_true", help="write findings to tests/fuzz/regressions/")
+    parser.add_argument("--valid", type=int, default=None,
+                        help="bundles: stop once this many mutated bundles passed validation and were played")
     args = parser.parse_args(argv)
-    run = run_content if args.what == "content" else run_bundles
     start = time.monotonic()
-    counts = run(args.cases, args.seed, args.save, args.seconds)
+    counts = (run_bundles(args.cases, args.seed, args.save, args.seconds, args.valid) if args.what == "bundles"
+              else run_content(args.cases, args.seed, args.save, args.seconds))
     print(f"DONE {args.what}: {dict(counts)} in {time.monotonic() - start:.0f} s", flush=True)
     failures = sum(n for k, n in counts.items() if k not in ("cases", "valid", "refused at load",
-                                                                  "refused in game"))
+                                                                  "stopped mid-game"))  # counted in its failure
     return 1 if failures else 0
 
 

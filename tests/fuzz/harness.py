@@ -3,7 +3,9 @@
 A content case fails when compiling it raises anything but `CompileError`, reports an error without
 file:line:col, prints unbounded output or runs past the time guard. A bundle case (one to three
 mutations of the compiled bundle, as JSON patches) fails when a bundle that passes `validate_all`
-(schema + cross-references) crashes `Rules` or a game played on it by random agents.
+(schema + cross-references, also as each variant plays it) crashes `Rules` or a game played on it by
+random agents, or is stopped in play by a clean error (a `BundleError` mid-game: an id the load check
+did not follow).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ REGRESSIONS = Path(__file__).parent / "regressions"
 CASE_SECONDS = 30  # a case running longer than this is a hang (the largest inputs take ~5 s)
 MAX_OUTPUT = 400_000  # characters of diagnostics for one run: the bound the error cap promises
 GAME_DECISIONS = 3000  # a bundle case plays at most this many decisions of a game
+TARGETED = 0.3  # the share of bundle edits aimed at ids the engine computes from bundle data in play
 
 
 class Hang(Exception):
@@ -131,9 +134,15 @@ class BundleCase:
     patches: list[dict]  # {"path": [...], "value": ...} or {"path": [...], "delete": true}
     setup: str
     seed: int
+    variant: str | None = None  # played as this variant plays the setup (its patched records in place)
 
     def to_json(self) -> dict:
-        return {"patches": self.patches, "setup": self.setup, "seed": self.seed}
+        return {"patches": self.patches, "setup": self.setup, "seed": self.seed,
+                **({"variant": self.variant} if self.variant else {})}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BundleCase:
+        return cls(data["patches"], data["setup"], data["seed"], data.get("variant"))
 
 
 def apply_patches(bundle: dict, patches: list[dict]) -> dict:
@@ -179,6 +188,11 @@ class BundleMutator:
         for board in bundle["boards"].values():
             ids.update(board["areas"])
         self.ids = sorted(ids) + ["nowhere", "you", "buyer", "lowest-bidder"]
+        self.areas = sorted({a for board in bundle["boards"].values() for a in board["areas"]})
+        self.targeted = [self._home, self._deck_slot, self._deck_card, self._dealt_card, self._track_role,
+                         self._game_tracks, self._setup_decks, self._loan, self._variant_setup,
+                         self._variant_patch, self._literal_house, self._supply_level]
+        self.var_paths = [p for p in self.paths if isinstance(self._get(p), dict) and "var" in self._get(p)]
 
     def _get(self, path):
         node = self.bundle
@@ -186,7 +200,83 @@ class BundleMutator:
             node = node[step]
         return node
 
+    # ---- targeted edits: the ids the engine computes from bundle data while it plays (a house's home,
+    # the decks a game draws and the cards they hold, the tracks it reads by role, loans, what a variant
+    # plays), where a dangling id would stop a game in the middle instead of at load
+    def _home(self, rng):
+        return {"path": ["houses", rng.choice(sorted(self.bundle["houses"])), "home"], "value": rng.choice(self.areas)}
+
+    def _deck_slot(self, rng):
+        game = rng.choice(sorted(self.bundle["games"]))
+        slot = rng.choice(sorted(self.bundle["games"][game]["decks"]))
+        return {"path": ["games", game, "decks", slot], "value": rng.choice(sorted(self.bundle["decks"]) + ["nope"])}
+
+    def _deck_card(self, rng):
+        deck = rng.choice(sorted(self.bundle["decks"]))
+        card = rng.choice(sorted(self.bundle["westeros_cards"]) + sorted(self.bundle["wildling_cards"]) + ["nope"])
+        return {"path": ["decks", deck, "cards", card], "value": rng.choice([1, 2, 5])}
+
+    def _dealt_card(self, rng):
+        cset = rng.choice(sorted(self.bundle["card_sets"]))
+        return {"path": ["card_sets", cset, "cards"], "append": True,
+                "value": rng.choice(sorted(self.bundle["house_cards"]) + ["nope"])}
+
+    def _track_role(self, rng):
+        game = rng.choice(sorted(self.bundle["games"]))
+        role = rng.choice(["turn_order_track", "blade_track", "raven_track"])
+        return {"path": ["games", game, role], "value": rng.choice(sorted(self.bundle["tracks"]) + ["nope"])}
+
+    def _game_tracks(self, rng):
+        game = rng.choice(sorted(self.bundle["games"]))
+        tracks = self.bundle["games"][game]["tracks"]
+        return {"path": ["games", game, "tracks"], "value": rng.sample(tracks, rng.randrange(1, len(tracks)))}
+
+    def _setup_decks(self, rng):
+        setup = rng.choice(sorted(self.bundle["setups"]))
+        slots = ["i", "ii", "iii", "iv", "wildling", "v"]
+        return {"path": ["setups", setup, "westeros_decks"], "value": rng.sample(slots, rng.randrange(1, 5))}
+
+    def _loan(self, rng):
+        setup = rng.choice(sorted(s for s, r in self.bundle["setups"].items() if r.get("loan_deck")))
+        deck = self.bundle["setups"][setup]["loan_deck"]
+        return {"path": ["setups", setup, "loan_deck", rng.randrange(len(deck))],
+                "value": rng.choice(sorted(self.bundle["loans"]) + ["nope"])}
+
+    def _variant_setup(self, rng):
+        vid = rng.choice(sorted(self.bundle["variants"]))
+        played = sorted(self.bundle["variants"][vid]["setups"])
+        return {"path": ["variants", vid, "setups", rng.choice(played)],
+                "value": rng.choice(sorted(self.bundle["setups"]) + ["nope"])}
+
+    def _variant_patch(self, rng):
+        """One of the fields a variant writes over its rules set: its record in the variant's patches."""
+        vid = rng.choice(sorted(self.bundle["variants"]))
+        patches = self.bundle["variants"][vid]["patches"]
+        section = rng.choice(sorted(patches))
+        rid = rng.choice(sorted(patches[section]))
+        fld = rng.choice(sorted(k for k, v in patches[section][rid].items() if isinstance(v, str | list)))
+        value = patches[section][rid][fld]
+        if isinstance(value, list) and value and rng.random() < 0.5:
+            return {"path": ["variants", vid, "patches", section, rid, fld, rng.randrange(len(value))],
+                    "value": rng.choice(self.ids)}
+        return {"path": ["variants", vid, "patches", section, rid, fld],
+                "value": [] if isinstance(value, list) else rng.choice(self.ids)}
+
+    def _literal_house(self, rng):
+        """A variable of an effect replaced by a house named by its id (perhaps one not in the game)."""
+        return {"path": rng.choice(self.var_paths),
+                "value": {"node": "id", "id": rng.choice(sorted(self.bundle["houses"])), "type": "house"}}
+
+    def _supply_level(self, rng):
+        """A supply level the game starts a house on (a row of the supply table is read by it)."""
+        if rng.random() < 0.5:
+            return {"path": ["houses", rng.choice(sorted(self.bundle["houses"])), "starting_supply"],
+                    "value": rng.randrange(0, 12)}
+        return {"path": ["games", "mother-of-dragons", "vassal_supply"], "value": rng.randrange(0, 12)}
+
     def patch(self, rng: random.Random) -> dict:
+        if rng.random() < TARGETED:
+            return rng.choice(self.targeted)(rng)
         path = rng.choice(self.paths)
         value = self._get(path)
         r = rng.random()
@@ -224,21 +314,25 @@ class BundleMutator:
         patches = [self.patch(rng) for _ in range(rng.choice([1, 1, 1, 2, 3]))]
         touched = [p["path"][1] for p in patches if p["path"][0] == "setups" and len(p["path"]) > 1]
         setup = touched[0] if touched and touched[0] in setups else rng.choice(setups)
-        return BundleCase(patches, setup, rng.randrange(10_000))
+        variants = [p["path"][1] for p in patches if p["path"][0] == "variants" and len(p["path"]) > 1]
+        variant = variants[0] if variants and variants[0] in self.bundle["variants"] else None
+        if variant is not None:  # play one of the setups the variant plays
+            setup = rng.choice(sorted(set(self.bundle["variants"][variant]["setups"].values())))
+        return BundleCase(patches, setup, rng.randrange(10_000), variant)
 
 
 @dataclass
 class BundleOutcome:
     valid: bool  # passed the schema and the cross-reference checks
-    failure: str | None  # a crash of the loader or the game on a valid bundle
-    refused_in_game: bool = False  # a clean MaesterError during the game (reported, not a crash)
+    failure: str | None  # a crash of the loader or the game on a valid bundle, or the game stopped by an error
+    refused_in_game: bool = False  # a MaesterError during the game: the load check missed it (a finding)
     message: str = ""  # the first line of that error
 
 
 def bundle_outcome(bundle: dict, case: BundleCase) -> BundleOutcome:
     from maester.interpreter.agents import agents_for
     from maester.interpreter.mod import new_game
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.rules import Rules, apply_variant
 
     try:
         mutated = apply_patches(bundle, case.patches)
@@ -255,7 +349,17 @@ def bundle_outcome(bundle: dict, case: BundleCase) -> BundleOutcome:
     try:
         with time_guard():
             rules = Rules(mutated)
-            if case.setup not in mutated["setups"]:
+            if case.variant is not None:  # loads like `play --variant`: the variant applied, checked again
+                rules = Rules(apply_variant(mutated, case.variant))
+    except Hang:
+        return BundleOutcome(True, "hang")
+    except MaesterError as e:  # validate_all passed it, so loading it must too
+        return BundleOutcome(True, "refused at load after validation: " + _codes(e))
+    except Exception as e:  # noqa: BLE001
+        return BundleOutcome(True, signature(e))
+    try:
+        with time_guard():
+            if case.setup not in rules.bundle["setups"]:
                 return BundleOutcome(True, None)
             game = new_game(rules, case.setup, seed=case.seed)
             agents = agents_for(game.state.houses, "random", case.seed)
@@ -266,11 +370,17 @@ def bundle_outcome(bundle: dict, case: BundleCase) -> BundleOutcome:
                 n += 1
     except Hang:
         return BundleOutcome(True, "hang")
-    except MaesterError as e:
-        return BundleOutcome(True, None, refused_in_game=True, message=str(e).splitlines()[0][:300])
+    except MaesterError as e:  # e.g. a dangling id met in play: the load check must have refused the bundle
+        return BundleOutcome(True, "stopped mid-game: " + _codes(e), refused_in_game=True,
+                             message=str(e).splitlines()[0][:300])
     except Exception as e:  # noqa: BLE001
         return BundleOutcome(True, signature(e))
     return BundleOutcome(True, None)
+
+
+def _codes(e: MaesterError) -> str:
+    """The error codes of a clean error: one finding, however many inputs trigger it."""
+    return ", ".join(sorted({d.code for d in e.diagnostics.errors})) or "?"
 
 
 @cache
@@ -310,17 +420,17 @@ def _validate_touched(mutated: dict, case: BundleCase, diags: Diagnostics) -> No
     if next(_section_validator().iter_errors(part), None) is not None:
         diags.error("schema", "a touched record does not match the schema")
         return
-    check_bundle(mutated, diags)
+    check_bundle(mutated, diags, variants=any(p["path"][0] == "variants" for p in case.patches))
 
 
 def minimize_bundle_case(bundle: dict, case: BundleCase, failure: str) -> BundleCase:
     """Drop patches that are not needed for the same failure."""
     patches = list(case.patches)
     for p in list(patches):
-        trial = BundleCase([q for q in patches if q is not p], case.setup, case.seed)
+        trial = BundleCase([q for q in patches if q is not p], case.setup, case.seed, case.variant)
         if trial.patches and bundle_outcome(bundle, trial).failure == failure:
             patches = trial.patches
-    return BundleCase(patches, case.setup, case.seed)
+    return BundleCase(patches, case.setup, case.seed, case.variant)
 
 
 def save_regression(kind: str, name: str, payload: str | dict) -> Path:

@@ -30,7 +30,7 @@ def test_content_regression(path):
 @pytest.mark.parametrize("path", BUNDLES, ids=[p.stem for p in BUNDLES])
 def test_bundle_regression(path, bundle):
     data = json.loads(path.read_text(encoding="utf-8"))
-    outcome = bundle_outcome(bundle, BundleCase(data["patches"], data["setup"], data["seed"]))
+    outcome = bundle_outcome(bundle, BundleCase.from_json(data))
     assert outcome.failure is None
     if data.get("expect") == "refused":
         assert not outcome.valid, "this bundle once crashed the engine: it must be refused when loaded"
