@@ -58,7 +58,8 @@ class Checkpoint:
     @classmethod
     def from_json(cls, doc: dict) -> Checkpoint:
         """A checkpoint of a position document (its state is checked by the rerun that follows)."""
-        state = GameState.from_json(json.loads(json.dumps(doc["state"])))
+        # the snapshot is taken at once, so the state may share the document's lists meanwhile (no copy)
+        state = GameState.from_json(doc["state"])
         return cls.take(state, doc["answers"], doc["events"], doc["decisions"], doc.get("run") or {})
 
     def game_state(self) -> GameState:
