@@ -447,41 +447,6 @@ def _losses(g: Game, c: Combat) -> Proc:
     yield from _casualties(g, c)
 
 
-# The steps of a combat, in order (R19–R21). Between two of them the whole combat is data (`Combat.to_json`):
-# `resolve_combat` keeps it in the state's cursor with the next step's name and takes a checkpoint, so a game
-# restarts inside a combat from its state alone.
-COMBAT_STAGES: tuple[tuple[str, object], ...] = (
-    ("support", _open),
-    ("house-cards", _house_cards),
-    ("cancel", _window("cancel")),
-    ("immediately", _window("immediately")),
-    ("before-combat", _window("before-combat")),
-    ("blade", _blade),
-    ("combat-strength", _window("combat-strength")),
-    ("result", _result),
-    ("after-winner-determination", _window("after-winner-determination")),
-    ("casualties", _losses),
-    ("skulls", lambda g, c: _skulls(g, c)),
-    ("casualties-abilities", _window("casualties")),
-    ("retreat-abilities", _window("retreat")),
-    ("retreat", lambda g, c: _retreat(g, c)),
-    ("clean-up", lambda g, c: _clean_up(g, c)),
-)
-STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
-
-
-def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
-    """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
-    state), the combat is written into the cursor before each step and a checkpoint taken there."""
-    for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
-        if frames:
-            g.state.step["combat"] = {"stage": name, **c.to_json()}
-            g._checkpoint()
-        yield from stage(g, c)  # type: ignore[operator]
-    if frames:
-        g.state.step.pop("combat", None)
-
-
 def _tides_of_battle(g: Game, c: Combat, blade_holder: str, blade_side: str | None) -> Proc:
     """Each combatant draws a Tides of Battle card; the blade may redraw one instead of +1 (R29.3)."""
     st = g.state
@@ -735,3 +700,38 @@ def _clean_up(g: Game, c: Combat) -> Proc:
         g.after_area_emptied(area)
     g.combat_over(c)
     g.check_victory()
+
+
+# The steps of a combat, in order (R19–R21). Between two of them the whole combat is data (`Combat.to_json`):
+# `resolve_combat` keeps it in the state's cursor with the next step's name and takes a checkpoint, so a game
+# restarts inside a combat from its state alone.
+COMBAT_STAGES: tuple[tuple[str, object], ...] = (
+    ("support", _open),
+    ("house-cards", _house_cards),
+    ("cancel", _window("cancel")),
+    ("immediately", _window("immediately")),
+    ("before-combat", _window("before-combat")),
+    ("blade", _blade),
+    ("combat-strength", _window("combat-strength")),
+    ("result", _result),
+    ("after-winner-determination", _window("after-winner-determination")),
+    ("casualties", _losses),
+    ("skulls", _skulls),
+    ("casualties-abilities", _window("casualties")),
+    ("retreat-abilities", _window("retreat")),
+    ("retreat", _retreat),
+    ("clean-up", _clean_up),
+)
+STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
+
+
+def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
+    """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
+    state), the combat is written into the cursor before each step and a checkpoint taken there."""
+    for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
+        if frames:
+            g.state.step["combat"] = {"stage": name, **c.to_json()}
+            g._checkpoint()
+        yield from stage(g, c)  # type: ignore[operator]
+    if frames:
+        g.state.step.pop("combat", None)

@@ -477,16 +477,7 @@ def scenario_failure(rules, text: str, folder: Path) -> str | None:
 
     path = folder / "fuzz.yaml"
     path.write_text(text, encoding="utf-8")
-    try:
-        with time_guard():
-            run_scenario(rules, Scenario.load(path))
-    except MaesterError:
-        return None
-    except Hang:
-        return "hang"
-    except Exception as e:  # noqa: BLE001
-        return signature(e)
-    return None
+    return _failure_of(lambda: run_scenario(rules, Scenario.load(path)))
 
 
 def log_failure(rules, data: dict, folder: Path) -> str | None:
@@ -495,9 +486,14 @@ def log_failure(rules, data: dict, folder: Path) -> str | None:
 
     path = folder / "fuzz-log.json"
     path.write_text(json.dumps(data), encoding="utf-8")
+    return _failure_of(lambda: replay_log(rules, read_log(path)))
+
+
+def _failure_of(work) -> str | None:
+    """None if `work` runs or fails with a MaesterError; else "hang" or the exception's signature."""
     try:
         with time_guard():
-            replay_log(rules, read_log(path))
+            work()
     except MaesterError:
         return None
     except Hang:
