@@ -3,9 +3,9 @@
 A phase procedure sets the cursor at each point it can restart from and takes a checkpoint there (the
 start of a house's turn in the Action Phase, of a house's order placement, of a Westeros card's
 resolution). A procedure started on a state whose cursor is set skips what the cursor says is done and
-goes on from there, so a game restarts mid-phase from its state alone. What happens *inside* a turn (a
-march, its combat, an effect waiting on a choice) is not a cursor: a position inside a turn is its
-turn's checkpoint plus the answers given since (see position.py). The cursor is empty at a phase's start.
+goes on from there, so a game restarts mid-phase from its state alone. Inside a turn, the combat in
+progress is part of the cursor (combat.py) and every procedure that asks a decision keeps a *frame*
+(`GameState.frames`, below). The cursor is empty at a phase's start.
 
 Every place is declared here, with the counters it keeps (`PLACES`); schemas/state.schema.json describes
 the same fields.
@@ -13,9 +13,11 @@ the same fields.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .game import Game
     from .state import GameState
 
 WESTEROS_RESOLVE = "westeros.resolve"
@@ -52,3 +54,104 @@ def within(state: GameState, phase: str) -> bool:
 
 def clear(state: GameState) -> None:
     state.step = {}
+
+
+# ---- frames: the procedures in progress inside a step -----------------------------------------------
+# The cursor says which turn, order placement or Westeros card is in progress; `GameState.frames` says how far
+# each procedure inside it has got, outermost first: the call stack of the rules as data. A procedure that asks
+# a decision keeps in its frame whatever it has decided or counted so far (the moves of a march, the bids
+# given, the statement an effect runs and its bindings). Restarted on such a state, each procedure finds its
+# frame again (`enter` returns the saved one), skips what its frame says is done and calls the procedure
+# inside it the same way, down to the decision pending. Frames hold plain JSON values, never a reference to
+# another part of the state (a copy: the state round-trips through JSON).
+
+@dataclass(frozen=True)
+class FrameKind:
+    """A declared frame: what it means and its fields (name -> (type word of FIELD_TYPES, meaning))."""
+
+    meaning: str
+    fields: dict[str, tuple[str, str]]
+    rule: str = ""
+
+
+# the JSON types a frame field may have (the state schema's field types)
+FIELD_TYPES: dict[str, dict] = {
+    "int": {"type": "integer"},
+    "bool": {"type": "boolean"},
+    "string": {"type": "string"},
+    "string-or-null": {"type": ["string", "null"]},
+    "strings": {"type": "array", "items": {"type": "string"}},
+    "list": {"type": "array"},
+    "object": {"type": "object"},
+    "value": {},  # any runtime value of an effect (a string, a number, a boolean, a list of them)
+}
+
+# place -> its declaration; each module declares the frames of its procedures with `frame_kind` (the state
+# schema lists them all: `maester schema --write`)
+FRAMES: dict[str, FrameKind] = {}
+
+
+def frame_kind(place_: str, meaning: str, rule: str = "", **fields: tuple[str, str]) -> str:
+    """Declare a frame: its place (returned, for the module's constant), meaning, rule and fields
+    (name=(type word of FIELD_TYPES, meaning))."""
+    assert place_ not in FRAMES, f"frame {place_!r} declared twice"
+    assert all(word in FIELD_TYPES for word, _ in fields.values()), f"frame {place_!r}: unknown field type"
+    FRAMES[place_] = FrameKind(meaning, dict(fields), rule)
+    return place_
+
+
+def enter(g: Game, place_: str, **fields) -> dict:
+    """The frame of a procedure about to ask a decision: a new one holding `fields`, or — when the game
+    restarts inside this procedure — the saved one (its fields say how far the procedure had got)."""
+    frames, depth = g.state.frames, g.frame_depth
+    g.frame_depth = depth + 1
+    if depth < len(frames):  # restarting: the saved frame of this depth
+        frame = frames[depth]
+        if frame["at"] != place_:
+            raise AssertionError(f"restart took another path: frame {depth} is {frame['at']!r}, not {place_!r}")
+        return frame
+    kind = FRAMES.get(place_)
+    if kind is None or not fields.keys() <= kind.fields.keys():
+        raise AssertionError(f"frame {place_!r} or its fields {sorted(fields)} are not declared in cursor.FRAMES")
+    frame = {"at": place_, **fields}
+    frames.append(frame)
+    return frame
+
+
+def restarting(g: Game) -> bool:
+    """Is the procedure about to `enter` a frame restarting inside it (its saved frame is there)?"""
+    return g.frame_depth < len(g.state.frames)
+
+
+def leave(g: Game, frame: dict) -> None:
+    """The procedure is done: its frame goes."""
+    frames = g.state.frames
+    if not frames or frames[-1] is not frame:
+        raise AssertionError(f"frame {frame.get('at')!r} left out of order")
+    frames.pop()
+    g.frame_depth -= 1
+
+
+def reset_frames(g: Game) -> None:
+    """The procedures were abandoned (the game ended at once): no frame is in progress any more."""
+    g.state.frames.clear()
+    g.frame_depth = 0
+
+
+def frames_schema() -> dict:
+    """The `frames` property of schemas/state.schema.json, generated from FRAMES (`maester schema --write`)."""
+    def one(place_: str, kind: FrameKind) -> dict:
+        props = {"at": {"const": place_, "description": kind.meaning + (f" ({kind.rule})" if kind.rule else "")}}
+        for name, (word, meaning) in kind.fields.items():
+            props[name] = {**FIELD_TYPES[word], "description": meaning}
+        return {"type": "object", "additionalProperties": False, "required": ["at"], "properties": props,
+                "description": kind.meaning}
+
+    return {
+        "type": "array",
+        "description": "The procedures in progress inside the current step, outermost first (interpreter/cursor.py "
+                       "FRAMES): the call stack of the rules as data. Each frame keeps what its procedure has "
+                       "decided or counted so far; a game restarted on this state goes on inside them, down to the "
+                       "pending decision. Empty between two steps.",
+        "items": {"oneOf": [one(p, k) for p, k in sorted(FRAMES.items())]} if FRAMES else {"type": "object"},
+    }

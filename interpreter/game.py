@@ -106,6 +106,7 @@ class Game(RulesHooks):
         # origins of what a card statement sets up for later (a card kept or removed at the clean up)
         self.later: dict[tuple[str, str], tuple[str, str] | None] = {}
         self.combats = 0  # combats resolved in this run (for a "combat N" stop point)
+        self.frame_depth = 0  # frames of state.frames the procedures running now have entered (cursor.enter)
         if state is None:
             state = GameState(game=self.setup_rec["game"], setup=setup_id, board=self.setup_rec["board"],
                               seed=seed, rng=seed_state(seed),
@@ -220,6 +221,23 @@ class Game(RulesHooks):
         self.later = {(kind, key): (card, source) for kind, key, card, source in cp.run.get("later", [])}
         self._restarted = True
 
+    def run_counts(self) -> dict:
+        """What a restart from the state alone needs besides the state: the numbers of events and decisions so
+        far, and what the run counts outside the game (`Checkpoint.run`)."""
+        asked = self.decision.number if self.decision is not None else self._count  # the pending one is asked again
+        return {"events": self.event_count, "decisions": asked, **self._run_counts()}
+
+    @classmethod
+    def restarted(cls, rules: Rules, state: GameState, options: Options, run: dict) -> Game:
+        """A game going on from `state` alone (taken at a decision, with `run_counts` then): the procedure
+        restarts at the state's cursor and frames and asks the same decision. No history comes with it."""
+        game = cls(rules, state.setup, seed=state.seed, options=options, state=state, start=False)
+        game._event_base, game._count = run.get("events", 0), run.get("decisions", 0)
+        game.combats = run.get("combats", 0)
+        game.later = {(kind, key): (card, source) for kind, key, card, source in run.get("later", [])}
+        game.start()
+        return game
+
     def record_action(self, entry: dict) -> None:
         """Keep a between-decision action in the history, placed after the answers given so far."""
         self.actions.append({"at": len(self.answers), **entry})
@@ -333,6 +351,7 @@ class Game(RulesHooks):
                 self.emit("round", "R6.2.1", f"round {st.round} begins")
         except GameOver:
             cursor.clear(st)  # the game ends where it stood: no step is in progress any more
+            cursor.reset_frames(self)
         except StopRun:  # a stop inside the Action Phase: the position stays as it is, mid-phase
             return None
         st.phase = "over"

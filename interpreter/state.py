@@ -34,6 +34,8 @@ class GameState:
     phase: str = "setup"  # setup | westeros | planning | action | over
     # where the phase's procedure stands between two of its steps (see cursor.py); empty at a phase's start
     step: dict = field(default_factory=dict)
+    # the procedures in progress inside the step, outermost first, with how far each has got (cursor.py)
+    frames: list[dict] = field(default_factory=list)
     houses: dict[str, HouseState] = field(default_factory=dict)
     tracks: dict[str, list[str]] = field(default_factory=dict)  # track id -> houses, position 1 first
     turn_track: str = ""  # the influence track that gives the turn order (R1.5)

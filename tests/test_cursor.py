@@ -148,3 +148,13 @@ def test_the_schema_declares_the_engine_places_and_combat_fields():
     assert frame["properties"]["stage"]["enum"] == list(STAGE_NAMES)
     fields = set(Combat("a", "b", "c", "d", [], 0).to_json())
     assert set(frame["required"]) == fields | {"stage"} == set(frame["properties"])
+
+
+def test_the_state_schema_lists_every_declared_frame():
+    from maester.interpreter.schema_files import state_schema_text
+
+    on_disk = (REPO / "schemas" / "state.schema.json").read_text(encoding="utf-8")
+    assert on_disk == state_schema_text(on_disk), "schemas/state.schema.json is stale: run `maester schema --write`"
+    frames = json.loads(on_disk)["properties"]["frames"]
+    places = {item["properties"]["at"]["const"] for item in frames["items"].get("oneOf", [])}
+    assert places == set(cursor.FRAMES)

@@ -214,6 +214,7 @@ def test_schema_write_rewrites_every_generated_schema(tmp_path):
     from typer.testing import CliRunner
 
     from maester.dsl.effect_schema import effect_schema_text
+    from maester.interpreter.schema_files import state_schema_text
     from maester.interpreter.vector_format import vector_schema_text
     from maester.tools.cli import app
 
@@ -222,7 +223,7 @@ def test_schema_write_rewrites_every_generated_schema(tmp_path):
     r = CliRunner().invoke(app, ["schema", "--write", "--path", str(folder / "effect.schema.json")])
     assert r.exit_code == 0, r.output
     made = {"effect": effect_schema_text(), "event": event_schema_text(), "decision": decision_schema_text(),
-            "vector": vector_schema_text()}
+            "vector": vector_schema_text(), "state": state_schema_text()}
     assert {p.name for p in folder.iterdir()} == {f"{name}.schema.json" for name in made}
     for name, text in made.items():
         assert (folder / f"{name}.schema.json").read_text(encoding="utf-8") == text, name

@@ -1042,8 +1042,11 @@ def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrit
 
         _write(path, text)
         generated = [path]
+        from maester.interpreter.schema_files import state_schema_text
+
         for name, made in (("event", event_schema_text), ("decision", decision_schema_text),
-                           ("vector", vector_schema_text)):  # the other generated schemas, in the same folder
+                           ("vector", vector_schema_text), ("state", state_schema_text)):
+            # the other generated schemas (the state schema's frames), in the same folder
             generated.append(path.parent / f"{name}.schema.json")
             _write(generated[-1], made())
         run.result = {"written": str(path), "generated": [str(p) for p in generated]}
