@@ -50,53 +50,60 @@ def restart_here(rules: Rules, game: Game) -> Game:
     return type(game).restarted(rules, state, replace(game.options), json.loads(json.dumps(game.run_counts())))
 
 
-def _why(game: Game, again: Game, agents: dict, ahead: int) -> str | None:
-    """How the restarted game differs from `game` over the next `ahead` answers (None: not at all). `game` is
-    played on meanwhile; the caller plays a copy."""
-    start = len(game.events)
-    for step in range(ahead + 1):
-        d, e = game.decision, again.decision
-        if (d is None) != (e is None):
-            return f"after {step} answers: {'no decision' if e is None else e.kind} where the game asks " \
-                   f"{'nothing' if d is None else d.kind}"
-        if d is not None and d.to_json() != e.to_json():
-            return f"after {step} answers: asks {e.to_json()} instead of {d.to_json()}"
-        if again.state.hash() != game.state.hash():
-            mine, theirs = again.state.to_json(), game.state.to_json()
-            keys = [k for k in mine if mine[k] != theirs.get(k)]
-            return f"after {step} answers: the state differs in {keys}"
-        if again.events != game.events[start:]:
-            return f"after {step} answers: other events ({again.events[-1:]} for {game.events[start:][-1:]})"
+def _why(rules: Rules, game: Game, record: list[tuple[dict, str, int]], events: list[dict], answers: list,
+         i: int, ahead: int) -> str | None:
+    """How a restart from `game`'s state at decision `i` differs from the recorded game over the next `ahead`
+    answers (None: not at all). `record[k]` is (decision, state hash, events emitted before it) at decision k."""
+    again = restart_here(rules, game)
+    base = record[i][2]
+    for k in range(i, min(i + ahead, len(record) - 1) + 1):
+        step = k - i
+        d, want, emitted = record[k]
+        got = again.decision.to_json() if again.decision is not None else None
+        if got != d:
+            return f"after {step} answers: asks {got} instead of {d}"
+        if again.state.hash() != want:
+            return f"after {step} answers: the state differs"
+        if again.events != events[base:emitted]:
+            mine, theirs = again.events[-1:], events[base:emitted][-1:]
+            return f"after {step} answers: other events ({mine} for {theirs})"
         if d is None:
             return None
-        answer = agents[d.house].act(game, d)
-        game.answer(answer)
-        again.answer(answer)
+        again.answer(answers[k])
     return None
 
 
 def check_game(rules: Rules, setup: str, seed: int, tides: bool, rounds: int = 4, ahead: int = 2,
                every: int = 1) -> Report:
-    """Play a random game; at every `every`-th decision check the restart from the state alone."""
+    """Play a random game and record it; then replay it and, at every `every`-th decision, check that a game
+    restarted from the state alone goes on exactly as the recorded game did."""
     report = Report()
-    game = new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, rounds=rounds))
+
+    def fresh() -> Game:
+        return new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, rounds=rounds))
+
+    game = fresh()
     agents = {h: RandomAgent(seed * 31 + i) for i, h in enumerate(game.state.houses)}
-    n = 0
+    record: list[tuple[dict | None, str, int]] = []
     while game.decision is not None:
-        d = game.decision
-        if n % every == 0:
-            report.checked[d.kind] += 1
+        record.append((game.decision.to_json(), game.state.hash(), game.event_count))
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    record.append((None, game.state.hash(), game.event_count))
+    events, answers = game.events, game.answers
+
+    replay = fresh()
+    for i, answer in enumerate(answers):
+        if i % every == 0:
+            kind = record[i][0]["kind"]
+            report.checked[kind] += 1
             try:
-                again = restart_here(rules, game)
-                twin = game.clone()
-                why = _why(twin, again, {h: RandomAgent(seed * 97 + n + i) for i, h in enumerate(agents)}, ahead)
+                why = _why(rules, replay, record, events, answers, i, ahead)
             except Exception as e:  # noqa: BLE001 - a restart that breaks is a finding, reported by kind
                 why = f"{type(e).__name__}: {e}"
             if why is not None:
-                report.failed[d.kind] += 1
-                report.first.setdefault(d.kind, f"{setup} seed {seed} decision {n}: {why}")
-        game.answer(agents[d.house].act(game, d))
-        n += 1
+                report.failed[kind] += 1
+                report.first.setdefault(kind, f"{setup} seed {seed} decision {i}: {why}")
+        replay.answer(answer)
     return report
 
 
