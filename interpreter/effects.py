@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from maester.dsl.registry import MARKS, NODE_KEY, NODES, PRIMITIVES
 
-from . import control
+from . import control, cursor
 from .procedures import run_procedure
 
 if TYPE_CHECKING:
@@ -30,6 +30,36 @@ if TYPE_CHECKING:
     from .game import Game
 
 Proc = Generator
+
+# The frames of an effect part-way through (cursor.py): a restart inside an effect goes on at the statement in
+# progress with its bindings, the loop item, the picks made and the arguments a call began with.
+BLOCK = cursor.frame_kind("effect.block", "A block of an effect's statements is running: statement `next` is in "
+                          "progress", "", next=("int", "the 0-based statement of the block in progress"),
+                          vars=("object", "the names bound when that statement began (name -> value)"))
+CALL = cursor.frame_kind("effect.call", "A call of a primitive that may ask a decision is in progress", "",
+                         args=("object", "its arguments, evaluated when the call began (name -> value)"))
+IF = cursor.frame_kind("effect.if", "An `if` statement is running one of its branches", "",
+                       then=("bool", "true: the `then` branch; false: the `else` branch"))
+FOR = cursor.frame_kind("effect.for", "A `for` loop is running its body", "",
+                        items=("list", "the items, evaluated when the loop began"),
+                        next=("int", "the 0-based item whose body runs now"))
+CHOOSE = cursor.frame_kind("effect.choose", "A `choose` statement: picks are asked one at a time, then the body "
+                           "runs for each pick", "",
+                           by=("value", "the house that chooses"), count=("int", "how many picks are asked"),
+                           options=("list", "the options still open"), picks=("list", "the picks made so far"),
+                           running=("int", "0 while picking; k: the body runs for pick k (1-based)"))
+MAY = cursor.frame_kind("effect.may", "A `may` statement: yes or no, then its body (or its else)", "",
+                        taken=("value", "null until answered; then true (yes, the cost paid) or false"))
+REPEAT = cursor.frame_kind("effect.repeat", "A primitive that asks the same question several times (destroy or "
+                           "place units one by one, put each card on the top or the bottom)", "",
+                           done=("int", "how many of its questions are answered and applied"),
+                           areas=("value", "the areas it may still act in (null: any)"),
+                           bottom=("strings", "the cards put at the bottom so far"),
+                           keep=("strings", "the cards kept on top so far"))
+STEP = cursor.frame_kind("effect.step", "A primitive that changes the state and then asks (choose one option, "
+                         "move on the supply track and reconcile the armies)", "",
+                         pick=("value", "the option chosen (null: not yet)"),
+                         applied=("bool", "its change is made; what follows is in progress"))
 
 
 @dataclass(slots=True)
@@ -231,12 +261,31 @@ def _compile_pure_statement(st: dict) -> Callable:
 def _compile_block(block: list) -> Callable:
     steps = [_compile_statement(st) for st in block]
     if len(steps) == 1:
-        return steps[0]
+        return steps[0]  # one statement: its bindings are the block's own (no frame needed)
+    asks = [not _is_pure(st) for st in block]
 
     def run_steps(g, sc):
-        for step in steps:
-            yield from step(g, sc)
+        restored = cursor.restarting(g)
+        f = cursor.enter(g, BLOCK, next=0, vars={})
+        start = f["next"]
+        if restored:
+            sc.vars.update(_plain(f["vars"]))  # the bindings the statement in progress started with
+        for i in range(start, len(steps)):
+            if asks[i] and not (restored and i == start):
+                f["next"], f["vars"] = i, _plain(sc.vars)
+            yield from steps[i](g, sc)
+        cursor.leave(g, f)
     return run_steps
+
+
+def _plain(value):
+    """A copy of a runtime value (or of bindings) for a frame: lists and dicts copied, so the frame never
+    shares a list with the state (the state round-trips through JSON)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _compile_statement(st: dict) -> Callable:
@@ -250,28 +299,56 @@ def _compile_statement(st: dict) -> Callable:
             raise EffectError(f"no handler for primitive '{name}'")
 
         at = st.get("at", "")
+        if not inspect.isgeneratorfunction(handler):
+            def do(g, sc):
+                if sc.card is None:
+                    return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
+                return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
+            return do
 
-        def do(g, sc):
+        def do_asking(g, sc):
+            # a call that may ask: its arguments are evaluated once, when it begins, and kept in its frame (a
+            # restart inside it goes on with them, whatever the state says now)
+            restored = cursor.restarting(g)
+            frame = cursor.enter(g, CALL, args={})
+            if not restored:
+                frame["args"] = _plain({k: f(g, sc) for k, f in args})
+            values = _plain(frame["args"])
             if sc.card is None:
-                return handler(g, sc, {k: f(g, sc) for k, f in args}, st)
-            return traced(g, (sc.card, at), handler, g, sc, {k: f(g, sc) for k, f in args}, st)
-        return do
+                yield from handler(g, sc, values, st)
+            else:
+                yield from traced(g, (sc.card, at), handler, g, sc, values, st)
+            cursor.leave(g, frame)
+        return do_asking
     if kind == "if":
         cond = compiled_expr(st["if"])
         then = compiled_block(st["then"])
         otherwise = compiled_block(st["else"]) if "else" in st else None
 
         def if_(g, sc):
-            if cond(g, sc):
-                return then(g, sc)
-            return otherwise(g, sc) if otherwise is not None else ()
+            # the branch taken is kept: the branch itself may change what the condition reads
+            restored = cursor.restarting(g)
+            frame = cursor.enter(g, IF, then=True)
+            if not restored:
+                frame["then"] = bool(cond(g, sc))
+            branch = then if frame["then"] else otherwise
+            if branch is not None:
+                yield from branch(g, sc)
+            cursor.leave(g, frame)
         return if_
     if kind == "for":
         items, var, body = compiled_expr(st["in"]), st["for"], compiled_block(st["body"])
 
         def for_(g, sc):
-            for item in list(items(g, sc)):
-                yield from body(g, sc.child(**{var: item}))
+            restored = cursor.restarting(g)
+            frame = cursor.enter(g, FOR, items=[], next=0)
+            if not restored:
+                frame["items"] = _plain(list(items(g, sc)))  # the items as they were when the loop began
+            looped = frame["items"]
+            for k in range(frame["next"], len(looped)):
+                frame["next"] = k
+                yield from body(g, sc.child(**{var: _plain(looped[k])}))
+            cursor.leave(g, frame)
         return for_
     if kind == "let":
         var, value = st["let"], compiled_expr(st["value"])
@@ -326,24 +403,29 @@ def _as_option(value):
 
 
 def _choose(g: Game, st: dict, sc: Scope) -> Proc:
-    options = list(ev(g, st["from"], sc))
-    by = ev(g, st["by"], sc)
-    count = ev(g, st["count"], sc) if "count" in st else 1
-    distinct = st.get("distinct", False)
-    picks = []
-    if _does_nothing(g, [st], sc):
-        return  # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
-    for _ in range(count):
-        if not options:
-            break  # fewer than asked: take what there is (R0.6)
-        unique = _one_of_each_piece(g, sc, sorted({_as_option(o) for o in options}, key=str))
+    """Ask `count` picks one at a time (the options left kept in the frame), then run the body for each pick."""
+    restored = cursor.restarting(g)
+    f = cursor.enter(g, CHOOSE, by=None, count=0, options=[], picks=[], running=0)
+    if not restored:
+        f["by"] = ev(g, st["by"], sc)
+        f["count"] = ev(g, st["count"], sc) if "count" in st else 1
+        f["options"] = _plain(list(ev(g, st["from"], sc)))
+        if _does_nothing(g, [st], sc):
+            # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
+            cursor.leave(g, f)
+            return
+    by, distinct, picks = f["by"], st.get("distinct", False), f["picks"]
+    while not f["running"] and len(picks) < f["count"] and f["options"]:  # fewer than asked: what there is (R0.6)
+        unique = _one_of_each_piece(g, sc, sorted({_as_option(o) for o in f["options"]}, key=str))
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
                                    card=sc.card, name=st["choose"], source=st.get("at", ""))
         picks.append(pick)
         if distinct:
-            options = [o for o in options if _as_option(o) != pick]
-    for pick in picks:
-        yield from run(g, st["body"], sc.child(**{st["choose"]: pick}))
+            f["options"] = [o for o in f["options"] if _as_option(o) != pick]
+    for k in range(max(0, f["running"] - 1), len(picks)):
+        f["running"] = k + 1  # 1-based: 0 while picking
+        yield from run(g, st["body"], sc.child(**{st["choose"]: picks[k]}))
+    cursor.leave(g, f)
 
 
 def _one_of_each_piece(g: Game, sc: Scope, options: list) -> list:
@@ -365,26 +447,31 @@ def _one_of_each_piece(g: Game, sc: Scope, options: list) -> list:
 
 
 def _may(g: Game, st: dict, sc: Scope) -> Proc:
-    by = ev(g, st["may"], sc)
-    cost = ev(g, st["pay"], sc) if "pay" in st else 0
-    able = (("condition" not in st or ev(g, st["condition"], sc))
-            and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
-    if able and "else" not in st and _does_nothing(g, st["body"], sc):
-        able = False  # "yes" could do nothing: no question that cannot change the outcome
-    taken = False
-    if able:
-        prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
-        taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
-                                     source=st.get("at", ""))) == "yes"
-    if taken:
-        if cost:
+    """Ask yes or no (paying the cost for yes), then run the body or the else; the answer is kept in the frame."""
+    f = cursor.enter(g, MAY, taken=None)
+    if f["taken"] is None:  # not answered yet (a restart at the question asks it again)
+        by = ev(g, st["may"], sc)
+        cost = ev(g, st["pay"], sc) if "pay" in st else 0
+        able = (("condition" not in st or ev(g, st["condition"], sc))
+                and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
+        if able and "else" not in st and _does_nothing(g, st["body"], sc):
+            able = False  # "yes" could do nothing: no question that cannot change the outcome
+        taken = False
+        if able:
+            prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
+            taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
+                                         source=st.get("at", ""))) == "yes"
+        if taken and cost:
             if sc.card is not None:
                 traced(g, (sc.card, st.get("at", "")), g.discard_power, by, cost, sc.rule, f"cost of {sc.card}")
             else:
                 g.discard_power(by, cost, sc.rule, "cost")
+        f["taken"] = taken
+    if f["taken"]:
         yield from run(g, st["body"], sc)
     elif "else" in st:
         yield from run(g, st["else"], sc)
+    cursor.leave(g, f)
 
 
 def ability_applies(g: Game, ability: dict, sc: Scope) -> bool:
@@ -532,15 +619,16 @@ def _destroy_unit(g, sc, a, st):
 def _destroy_units(g, sc, a, st):
     house, count = a["house"], a["count"]
     by = a.get("by") or house
-    areas = a.get("in") or None
-    for _ in range(count):
+    f = cursor.enter(g, REPEAT, done=0, areas=a.get("in") or None)
+    while f["done"] < count:
+        areas = f["areas"]
         candidates = [unit_ref(area, i) for area in g.state.areas_of(house)
                       if areas is None or area in areas
                       for i in range(len(g.state.units[area]["units"]))]
         if a.get("same-area") and st.get("_area"):
             candidates = [c for c in candidates if parse_unit(c)[0] == st["_area"]]
         if not candidates:
-            return
+            break
         options = sorted({f"{parse_unit(c)[0]}:{g.state.units[parse_unit(c)[0]]['units'][parse_unit(c)[1]][0]}"
                           for c in candidates})
         pick = yield from g.choose(by, "destroy-unit", f"{by}: destroy one of {house}'s units", options,
@@ -548,8 +636,10 @@ def _destroy_units(g, sc, a, st):
         area, kind = pick.split(":")
         idx = next(i for i, u in enumerate(g.state.units[area]["units"]) if u[0] == kind)
         g.destroy_unit(area, idx, sc.rule, sc.card or "")
+        f["done"] += 1
         if a.get("same-area"):
-            areas = [area]
+            f["areas"] = [area]
+    cursor.leave(g, f)
 
 
 def _marching(sc: Scope, house: str, kind: str | None = None) -> list[list]:
@@ -599,7 +689,8 @@ def _replacement(g, sc, a) -> tuple | None:
 def _place_units(g, sc, a, st):
     house = a["house"]
     by = a.get("by") or house
-    for _ in range(a.get("count", 1)):
+    f = cursor.enter(g, REPEAT, done=0)
+    while f["done"] < a.get("count", 1):
         kinds = [a["kind"]] if a.get("kind") else [k for k in g.rules.unit_kinds if
                                                    g.rules.unit_kinds[k].get("muster_cost") is not None]
         kinds = [k for k in kinds if g.available_units(house, k) > 0]
@@ -608,12 +699,14 @@ def _place_units(g, sc, a, st):
             for area in run_procedure("placement-areas")(g, house, kind, a.get("in") or None):
                 options.append(f"{kind}:{area}")
         if not options:
-            return
+            break
         pick = yield from g.choose(by, "place-unit", f"{by}: place a unit of {house}", sorted(options), sc.rule,
                                    card=sc.card)
         kind, area = pick.split(":")
         g.state.add_unit(area, house, kind)
         g.emit("place", sc.rule, f"{house} places a {kind} in {area}", house=house, area=area, kind=kind)
+        f["done"] += 1
+    cursor.leave(g, f)
 
 
 @handler("revive-unit")
@@ -718,13 +811,17 @@ def _seize_dominance_token(g, sc, a, st):
 
 @handler("move-supply")
 def _move_supply(g, sc, a, st):
-    hs = g.state.houses[a["house"]]
-    new = max(0, min(g.rules.max_supply(g.state.game), hs.supply + a["steps"]))
-    if new != hs.supply:
-        g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"],
-               supply=new)
-        hs.supply = new
+    f = cursor.enter(g, STEP, applied=False)
+    if not f["applied"]:
+        hs = g.state.houses[a["house"]]
+        new = max(0, min(g.rules.max_supply(g.state.game), hs.supply + a["steps"]))
+        if new != hs.supply:
+            g.emit("supply", sc.rule, f"{a['house']} moves from supply {hs.supply} to {new}", house=a["house"],
+                   supply=new)
+            hs.supply = new
+        f["applied"] = True
     yield from run_procedure("reconcile")(g, [a["house"]], sc.rule)
+    cursor.leave(g, f)
 
 
 # -- procedures shared by cards
@@ -780,14 +877,19 @@ def _reshuffle(g, sc, a, st):
 @handler("choose-one")
 def _choose_one(g, sc, a, st):
     by = a["by"]
-    offered = [o for o in st["options"] if "if" not in o or ev(g, o["if"], sc)]
-    keys = [o["option"] for o in offered]
-    texts = {o["option"]: o["text"] for o in offered}
-    pick = yield from g.choose(by, "choose-one", f"{by} chooses: " + "; ".join(f"({k}) {t}" for k, t in texts.items()),
-                               keys, sc.rule, card=sc.card, texts=texts)
-    g.emit("choice", sc.rule, f"{by} chooses ({pick}) {texts[pick]}", house=by, card=sc.card)
-    option = next(o for o in offered if o["option"] == pick)
+    f = cursor.enter(g, STEP, pick=None)
+    if f["pick"] is None:
+        offered = [o for o in st["options"] if "if" not in o or ev(g, o["if"], sc)]
+        keys = [o["option"] for o in offered]
+        texts = {o["option"]: o["text"] for o in offered}
+        pick = yield from g.choose(by, "choose-one", f"{by} chooses: " + "; ".join(f"({k}) {t}" for k, t in
+                                                                                   texts.items()),
+                                   keys, sc.rule, card=sc.card, texts=texts)
+        g.emit("choice", sc.rule, f"{by} chooses ({pick}) {texts[pick]}", house=by, card=sc.card)
+        f["pick"] = pick
+    option = next(o for o in st["options"] if o["option"] == f["pick"])
     yield from run(g, option["body"], sc)
+    cursor.leave(g, f)
 
 
 @handler("arrange-deck-top")
@@ -798,15 +900,16 @@ def _arrange_deck_top(g, sc, a, st):
     if not top:
         return
     rest = cards[n:]
-    bottom: list[str] = []
-    keep: list[str] = []
-    for card in top:
+    f = cursor.enter(g, REPEAT, bottom=[], keep=[])  # nothing moves until every card has its place
+    bottom, keep = f["bottom"], f["keep"]
+    for card in top[len(bottom) + len(keep):]:
         minimum = a.get("min-bottom", 0)
         must = len(bottom) < minimum and len(keep) >= len(top) - minimum
         options = ["bottom"] if must else ["top", "bottom"]
         where = yield from g.choose(house, "arrange", f"{house}: put {card} on the top or the bottom of deck {deck}",
                                     options, sc.rule, card=card)
         (bottom if where == "bottom" else keep).append(card)
+    cursor.leave(g, f)
     g.state.decks[deck] = keep + rest + bottom
     g.emit("arrange", sc.rule, f"{house} arranges the top of deck {deck}", house=house, secret={"top": keep})
 

@@ -8,6 +8,7 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -99,7 +100,9 @@ class Game(RulesHooks):
         self.decision: Decision | None = None
         self._count = 0
         self._event_base = 0  # events emitted before this object's first one (a resumed game)
-        self._restarted = False  # set by `resume_at`: the first checkpoint reached is the one resumed from
+        # answers given when this game was restarted from a state (None: it began at the setup); a checkpoint
+        # with no answer since then is the restart point itself, known already
+        self._restart_answers: int | None = None
         self.embattled: str | None = None  # the area of the combat being resolved (set by the action phase)
         # (card id, "file:line:col") of the card statement running now: its events carry both (see emit)
         self.origin: tuple[str, str] | None = None
@@ -187,8 +190,7 @@ class Game(RulesHooks):
         """The procedure is at a point it can restart from with the state alone: remember it. A point with no
         answer since the last one is skipped (restarting at the earlier one reruns no answer, and the snapshot
         is most of a checkpoint's cost), except a phase's start, which replaces it."""
-        if self._restarted:  # a game rebuilt at a checkpoint is at that very point: nothing new to keep
-            self._restarted = False
+        if self._restart_answers == len(self.answers):  # still at the point this game restarted from
             return
         last = self.checkpoints[-1] if self.checkpoints else None
         if last is not None and last.answers == len(self.answers) and len(self.checkpoints) > 1:
@@ -219,23 +221,30 @@ class Game(RulesHooks):
         self.answers, self.actions, self.checkpoints = list(answers), list(actions), list(checkpoints)
         self.combats = cp.run.get("combats", 0)
         self.later = {(kind, key): (card, source) for kind, key, card, source in cp.run.get("later", [])}
-        self._restarted = True
+        self._restart_answers = cp.answers
 
     def run_counts(self) -> dict:
         """What a restart from the state alone needs besides the state: the numbers of events and decisions so
-        far, and what the run counts outside the game (`Checkpoint.run`)."""
-        asked = self.decision.number if self.decision is not None else self._count  # the pending one is asked again
+        far (the pending decision is asked again, with its number), and what the run counts outside the game
+        (`Checkpoint.run`)."""
+        asked = self.decision.number if self.decision is not None else self._count
         return {"events": self.event_count, "decisions": asked, **self._run_counts()}
 
     @classmethod
-    def restarted(cls, rules: Rules, state: GameState, options: Options, run: dict) -> Game:
-        """A game going on from `state` alone (taken at a decision, with `run_counts` then): the procedure
-        restarts at the state's cursor and frames and asks the same decision. No history comes with it."""
+    def restarted(cls, rules: Rules, state: GameState, options: Options, run: dict,
+                  history: tuple[list, list, list[Checkpoint]] | None = None) -> Game:
+        """A game going on from `state` alone (taken at a decision, `run` its `run_counts` then): the procedure
+        restarts at the state's cursor and frames and asks the same decision. `history` (answers, actions,
+        checkpoints) is what came before, for undo and the log; the state itself needs none of it."""
         game = cls(rules, state.setup, seed=state.seed, options=options, state=state, start=False)
         game._event_base, game._count = run.get("events", 0), run.get("decisions", 0)
         game.combats = run.get("combats", 0)
         game.later = {(kind, key): (card, source) for kind, key, card, source in run.get("later", [])}
-        game.start()
+        if history is not None:
+            game.answers, game.actions, game.checkpoints = (list(h) for h in history)
+        game._restart_answers = len(game.answers)
+        if not game.over:
+            game.start()
         return game
 
     def record_action(self, entry: dict) -> None:
@@ -258,11 +267,11 @@ class Game(RulesHooks):
                                 cps, self.answers, actions, upto)
 
     def clone(self) -> Game:
-        """An independent game at exactly this position (same decision, same future for the same answers)."""
-        if not self.checkpoints:  # no phase has begun: nothing was asked yet
-            return type(self)(self.rules, self.state.setup, self.state.seed, replace(self.options),
-                              state=self.state.copy(), start=self.decision is not None)
-        g = self._rebuilt(len(self.answers), self.actions)
+        """An independent game at exactly this position (same decision, same future for the same answers): a
+        restart from a copy of the state, with the history shared (checkpoints are immutable)."""
+        state = pickle.loads(pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL))
+        g = type(self).restarted(self.rules, state, replace(self.options), self.run_counts(),
+                                 (self.answers, self.actions, self.checkpoints))
         g.events, g._event_base = list(self.events), self._event_base
         return g
 

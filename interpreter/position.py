@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"
-POSITION_VERSION = 2  # 2: the state keeps a rules module's part in `modules` (state format 2)
+POSITION_VERSION = 3  # 3: the state alone is a restart point (`frames`, state format 3); 2: `modules`
 
 # between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
 GIFT, LEAVE = "gift", "leave"
@@ -103,6 +103,7 @@ def to_document(game: Game) -> dict:
         "decision": game.decision.to_json() if game.decision else None,
         "events": game.event_count,
         "decisions": game.decision_count,
+        "run": game._run_counts(),
         "checkpoints": [c.to_json() for c in kept],
         "history": {"answers": list(game.answers), "actions": list(game.actions)},
     }
@@ -172,24 +173,24 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     cls = cls_for(doc["setup"])
     options = _options(cls.options_type, doc["options"])
     history = doc["history"]
-    answers, actions = history["answers"], history["actions"]
     try:
         checkpoints = [Checkpoint.from_json(c) for c in doc["checkpoints"]]
+        state = GameState.from_json(json.loads(json.dumps(doc["state"])))  # the game's own copy
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise _fail(f"a checkpoint's state is not a game state: {e}", "was the file edited?") from None
+        raise _fail(f"a state of the position is not a game state: {e}", "was the file edited?") from None
+    pending = doc["decision"]["number"] if isinstance(doc["decision"], dict) else doc["decisions"]
+    run = {"events": doc["events"], "decisions": pending, **(doc.get("run") or {})}
     try:
-        game = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
-    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-        raise _fail(f"the position cannot be replayed from its resume point: {e}",
-                    "was it saved with another version of the content?") from None
+        game = cls.restarted(rules, state, options, run, (history["answers"], history["actions"], checkpoints))
+    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as e:
+        raise _fail(f"the game cannot go on from the position's state: {e}",
+                    "was it edited, or saved with another version of the content?") from None
     if game.state.to_json() != doc["state"]:
-        raise _fail("the position's state does not follow from its resume point and answers",
+        raise _fail("the position's state is not one the rules stop at",
                     "the file was edited, or saved with other content or another version of maester")
     mine = game.decision.to_json() if game.decision else None
     if json.loads(json.dumps(mine)) != doc["decision"]:
         raise _fail("the position's pending decision differs from the one the rules ask here")
-    # the events of the rerun happened before the save: the resumed game's own events begin here
-    game._event_base, game.events = game.event_count, []
     return game
 
 

@@ -20,6 +20,7 @@ from maester.interpreter.mod import ModOptions, new_game
 from maester.interpreter.rules import Rules
 from maester.interpreter.state import GameState
 
+from . import restarts
 from .conftest import REPO
 
 
@@ -158,3 +159,22 @@ def test_the_state_schema_lists_every_declared_frame():
     frames = json.loads(on_disk)["properties"]["frames"]
     places = {item["properties"]["at"]["const"] for item in frames["items"].get("oneOf", [])}
     assert places == set(cursor.FRAMES)
+
+
+@pytest.mark.parametrize("setup,seed,tides", restarts.GAMES)
+def test_every_decision_restarts_from_the_state_alone(rules, setup, seed, tides):
+    """At every decision of a random game, a new game given only a JSON copy of the state (and the run's
+    counts) asks the identical decision, leaves the state as it was and, with the same next answers, emits
+    the same events and reaches the same states (tests/restarts.py)."""
+    report = restarts.check_game(rules, setup, seed, tides)
+    assert sum(report.checked.values()) > 150, "too short a game to show anything"
+    assert not report.failed, report.text()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(40))
+def test_every_decision_restarts_from_the_state_alone_in_many_games(rules, seed):
+    setups = sorted(rules.bundle["setups"])
+    setup = setups[seed % len(setups)]
+    report = restarts.check_game(rules, setup, 100 + seed, seed % 2 == 1, rounds=10, every=3)
+    assert not report.failed, report.text()
