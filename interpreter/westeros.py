@@ -140,9 +140,10 @@ def advance_wildlings(g: Game, steps: int) -> Proc:
     cursor.leave(g, f)
 
 
-def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str) -> Proc:
+def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str, zeros: list[str] = ()) -> Proc:
     """Secret bids, revealed together (R10.2, R11.3); every bid token goes to the pool (R10.5, R11.7). The
-    frame's `bids` keeps the bids given so far; a house found there has bid already."""
+    frame's `bids` keeps the bids given so far; a house found there has bid already. `zeros`: houses that take
+    no part and count as bidding 0 (R35.6), revealed with the others."""
     bids = f["bids"]
     for h in houses:
         if h in bids:
@@ -152,8 +153,9 @@ def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str
     for h, b in bids.items():
         g.state.houses[h].power -= b
         g.state.houses[h].last_bid = b
-    g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=dict(bids))
-    return dict(bids)
+    revealed = {**bids, **{h: 0 for h in zeros}}
+    g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=dict(revealed))
+    return revealed
 
 
 def _rank(g: Game, out: list[str], bids: dict[str, int], decider: str, rule: str, what: str) -> Proc:
@@ -181,9 +183,9 @@ def influence_bidding(g: Game) -> Proc:
         track = tracks[i]
         if f["stage"] == BIDS:
             bidders = [h for h in g.turn_order if h in g.state.tracks[track] and g.takes_part_in_bidding(h)]
-            bids = yield from _bids(g, f, bidders, "influence-bid", f"bid for the {track} track", "R10.2")
-            bids.update({h: 0 for h in g.state.tracks[track] if h not in bidders})  # the others bid 0 (R35.6)
-            f["stage"], f["revealed"] = ADJUST, dict(bids)
+            others = [h for h in g.state.tracks[track] if h not in bidders]  # they bid 0 (R35.6)
+            bids = yield from _bids(g, f, bidders, "influence-bid", f"bid for the {track} track", "R10.2", others)
+            f["stage"], f["revealed"] = ADJUST, bids
         if f["stage"] == ADJUST:
             bids = yield from g.adjust_bids(track, dict(f["revealed"]))
             f["stage"], f["ranked"] = RANK, dict(bids)
