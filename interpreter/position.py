@@ -1,12 +1,11 @@
 """The position as a value: save a game at any decision, resume it, clone it, undo an answer.
 
-A position document (`maester-position`, JSON) holds the current state, the pending decision and a
-*resume point*: the state at the start of the current phase step (a `checkpoint`, taken by the
-procedure wherever it can restart from the state alone) plus the answers and between-decision actions
-(gifts, leaving) given since. Resuming builds a game at the resume point and reruns those answers; the
-engine is deterministic, so it arrives at exactly the saved position, which is then checked against the
-saved state and decision. The document also keeps the whole history (answers and actions since the
-game began), so a resumed game can still undo past its resume point and write a complete log.
+A position document (`maester-position`, JSON) holds the current state and the pending decision. The state
+alone continues the game: its cursor and frames (cursor.py) take the rules procedure straight back to the
+pending decision (`Game.restarted`). The document also keeps the whole history (answers and actions since the
+game began) and two *checkpoints* (earlier states, pickled snapshots while in memory), so that a resumed game
+can undo past the point it was saved at and write a complete log; when they are there, resuming checks that
+the history rerun from the latest checkpoint arrives at the saved state.
 
 This module knows nothing of the rules; `Game` calls it (and passes its own class to construct games).
 """
@@ -57,7 +56,7 @@ class Checkpoint:
 
     @classmethod
     def from_json(cls, doc: dict) -> Checkpoint:
-        """A checkpoint of a position document (its state is checked by the rerun that follows)."""
+        """A checkpoint of a position document (its state is checked by rerunning the history from it)."""
         # the snapshot is taken at once, so the state may share the document's lists meanwhile (no copy)
         state = GameState.from_json(doc["state"])
         return cls.take(state, doc["answers"], doc["events"], doc["decisions"], doc.get("run") or {})
@@ -90,7 +89,7 @@ def _fail(message: str, hint: str | None = None) -> PositionError:
 def to_document(game: Game) -> dict:
     """The position as one JSON document (see the module docstring)."""
     cps = game.checkpoints
-    kept = [cps[0], cps[-1]] if len(cps) > 1 else list(cps)  # the origin (for undo) and the resume point
+    kept = [cps[0], cps[-1]] if len(cps) > 1 else list(cps)  # the origin and the latest point (for undo)
     return {
         "format": POSITION_FORMAT,
         "version": POSITION_VERSION,
@@ -153,7 +152,7 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) 
     try:
         return _resume(cls_for, rules, doc)
     except PositionError:
-        # the rerun proves a document right; a wrong one is explained by the schema where it can be
+        # the restart and the rerun prove a document right; a wrong one is explained by the schema where it can be
         found = formats.problems("position", doc, limit=5)
         if found:
             raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}") from None
@@ -191,7 +190,23 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     mine = game.decision.to_json() if game.decision else None
     if json.loads(json.dumps(mine)) != doc["decision"]:
         raise _fail("the position's pending decision differs from the one the rules ask here")
+    if checkpoints:
+        _check_history(cls, rules, doc, options, checkpoints)
     return game
+
+
+def _check_history(cls: type[Game], rules: Rules, doc: dict, options, checkpoints: list[Checkpoint]) -> None:
+    """The history is what undo and the log go back through: rerun from the latest checkpoint, it must arrive
+    at the saved state (a document whose state was edited after the fact is refused, not half-trusted)."""
+    answers, actions = doc["history"]["answers"], doc["history"]["actions"]
+    try:
+        again = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
+    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as e:
+        raise _fail(f"the position's history cannot be replayed from its checkpoint: {e}",
+                    "was it edited, or saved with another version of the content?") from None
+    if again.state.to_json() != doc["state"]:
+        raise _fail("the position's state does not follow from its history",
+                    "the file was edited, or saved with other content or another version of maester")
 
 
 def _options(options_type: type, saved: dict):

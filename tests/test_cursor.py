@@ -167,7 +167,7 @@ def test_every_decision_restarts_from_the_state_alone(rules, setup, seed, tides)
     counts) asks the identical decision, leaves the state as it was and, with the same next answers, emits
     the same events and reaches the same states (tests/restarts.py)."""
     report = restarts.check_game(rules, setup, seed, tides)
-    assert sum(report.checked.values()) > 150, "too short a game to show anything"
+    assert sum(report.checked.values()) > 100, "too short a game to show anything"
     assert not report.failed, report.text()
 
 
