@@ -140,7 +140,8 @@ def advance_wildlings(g: Game, steps: int) -> Proc:
     cursor.leave(g, f)
 
 
-def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str, zeros: list[str] = ()) -> Proc:
+def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str,
+          zeros: list[str] | None = None) -> Proc:
     """Secret bids, revealed together (R10.2, R11.3); every bid token goes to the pool (R10.5, R11.7). The
     frame's `bids` keeps the bids given so far; a house found there has bid already. `zeros`: houses that take
     no part and count as bidding 0 (R35.6), revealed with the others."""
@@ -153,7 +154,7 @@ def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str
     for h, b in bids.items():
         g.state.houses[h].power -= b
         g.state.houses[h].last_bid = b
-    revealed = {**bids, **{h: 0 for h in zeros}}
+    revealed = {**bids, **{h: 0 for h in zeros or []}}
     g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=dict(revealed))
     return revealed
 
