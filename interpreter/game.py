@@ -329,7 +329,8 @@ class Game(RulesHooks):
         stop = self.options.stop_after
         try:
             if st.phase == "setup":
-                self._setup()
+                if not st.houses:  # (a restart at a question of `after_setup` finds the setup made)
+                    self._setup()
                 yield from self.after_setup()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]

@@ -152,7 +152,7 @@ def test_the_schema_declares_the_engine_places_and_combat_fields():
 
 
 def test_the_state_schema_lists_every_declared_frame():
-    from maester.interpreter.schema_files import state_schema_text
+    from maester.interpreter.state_schema import state_schema_text
 
     on_disk = (REPO / "schemas" / "state.schema.json").read_text(encoding="utf-8")
     assert on_disk == state_schema_text(on_disk), "schemas/state.schema.json is stale: run `maester schema --write`"

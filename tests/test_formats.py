@@ -214,7 +214,7 @@ def test_schema_write_rewrites_every_generated_schema(tmp_path):
     from typer.testing import CliRunner
 
     from maester.dsl.effect_schema import effect_schema_text
-    from maester.interpreter.schema_files import state_schema_text
+    from maester.interpreter.state_schema import state_schema_text
     from maester.interpreter.vector_format import vector_schema_text
     from maester.tools.cli import app
 

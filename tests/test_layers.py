@@ -23,7 +23,7 @@ LAYERS = [
     ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
     ("game", {"game"}),
     ("Mother of Dragons", {"mod_state", "mod_effects", "mod_bank", "mod_loyalty", "mod_vassals", "mod"}),
-    ("front ends", {"agents", "log", "scenario", "conformance", "__init__"}),
+    ("front ends", {"agents", "log", "scenario", "conformance", "state_schema", "__init__"}),
 ]
 LAYER_OF = {module: i for i, (_, modules) in enumerate(LAYERS) for module in modules}
 

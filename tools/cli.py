@@ -1042,7 +1042,7 @@ def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrit
 
         _write(path, text)
         generated = [path]
-        from maester.interpreter.schema_files import state_schema_text
+        from maester.interpreter.state_schema import state_schema_text
 
         for name, made in (("event", event_schema_text), ("decision", decision_schema_text),
                            ("vector", vector_schema_text), ("state", state_schema_text)):
