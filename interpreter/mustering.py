@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control
+from . import control, cursor
 from .procedures import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc
 
 DONE = "done"
+
+MUSTER = cursor.frame_kind(
+    "mustering.muster", "a house musters, area after area, until it is done or its points are spent", "R9",
+    house=("string", "the house mustering"),
+    areas=("strings", "the areas it musters in, in order"),
+    next=("int", "the area (0-based, in `areas`) mustering now"),
+    points=("int", "the mustering points left in that area"))
 
 
 @procedure("adjust-supply")
@@ -118,20 +125,30 @@ def ship_areas(g: Game, house: str, area: str) -> list[str]:
 
 @procedure("muster")
 def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Proc:
-    """Muster in the given areas (default: every castle/stronghold area the house controls)."""
-    if areas is None:
-        areas = g.muster_areas(house)
-    if areas is None:
-        areas = [a for a in control.controlled_areas(g.state, g.board, house) if mustering_points(g, a) > 0]
+    """Muster in the given areas (default: every castle/stronghold area the house controls). The frame keeps the
+    area mustering now and its points left: a restart asks the same next unit."""
+    restart = cursor.restarting(g)
+    if not restart:
+        if areas is None:
+            areas = g.muster_areas(house)
+        if areas is None:
+            areas = [a for a in control.controlled_areas(g.state, g.board, house) if mustering_points(g, a) > 0]
+    f = cursor.enter(g, MUSTER, house=house, areas=list(areas or []), next=0, points=0)
+    if f["house"] != house:  # the caller called another house's muster: it did not restart the same way
+        raise AssertionError(f"restart took another path: {house} musters where the frame has {f['house']}")
     kinds = g.rules.unit_kinds
-    for area in areas:
+    areas, start = f["areas"], f["next"]
+    for n in range(start, len(areas)):
+        area = areas[n]
         if g.controller(area) != house:
             continue
-        points = mustering_points(g, area)
+        points = f["points"] if restart and n == start else mustering_points(g, area)
+        f["next"] = n
         while points > 0:
             options = muster_options(g, house, area, points)
             if not options:
                 break
+            f["points"] = points
             pick = yield g.ask(house, "muster", f"{house}: muster in {area} ({points} point(s) left)",
                                [DONE, *options], rule, area=area, points=points)
             if pick == DONE:
@@ -151,3 +168,4 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
                 g.emit("muster", "R9.3.1", f"{house} musters a {kind} in {where}", house=house, area=where,
                        kind=kind)
         g.check_victory()
+    cursor.leave(g, f)

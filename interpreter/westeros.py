@@ -1,4 +1,10 @@
-"""The Westeros Phase (R6), influence bidding (R10), wildling attacks (R11) and power collection."""
+"""The Westeros Phase (R6), influence bidding (R10), wildling attacks (R11) and power collection.
+
+Each procedure here that asks a decision keeps its progress in a frame (cursor.py): the cards drawn, the bids
+given so far (secret until revealed, like the deck order), the track being bid for, the houses ranked so far, the
+wildling card and its bidder. Restarted from the state alone, a procedure finds its frame, skips what it says is
+done (emitting nothing again) and calls the procedure it was in the same way, down to the pending decision.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,40 @@ if TYPE_CHECKING:
     from .game import Game, Proc
 
 REDRAW = "redraw-on-reveal"  # registry mark: the card's deck is reshuffled and drawn again (R7.2)
+
+# the stages of the phase's opening and of the bidding for one track
+ROUND_START, WILDLINGS = "round-start", "wildlings"
+BIDS, ADJUST, RANK = "bids", "adjust", "rank"
+
+OPENING = cursor.frame_kind(
+    "westeros.opening", "the Westeros Phase before its first card: the round's start, the draw and the wildlings' "
+    "advance", "R6.2",
+    stage=("string", f"'{ROUND_START}': the round's start is in progress (nothing drawn yet); '{WILDLINGS}': the "
+                     "cards are drawn and the wildlings advance"),
+    drawn=("list", "the cards drawn, [deck, card] in drawing order (empty before the draw)"))
+CARD = cursor.frame_kind(
+    "westeros.card", "a drawn Westeros card is being resolved: it is announced, its effect runs", "R6.2.4",
+    card=("string", "the Westeros card whose effect runs"))
+ADVANCE = cursor.frame_kind(
+    "wildlings.advance", "the wildling threat reached the top of its track: the wildling attack it starts is in "
+    "progress", "R6.2.3")
+ATTACK = cursor.frame_kind(
+    "wildlings.attack", "a wildling attack: the secret bids, then the wildling card drawn", "R11",
+    strength=("int", "the wildlings' strength"),
+    bids=("object", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
+    card=("string-or-null", "the wildling card drawn once the bids are revealed (null before)"),
+    bidder=("string-or-null", "the highest bidder (the Night's Watch won) or the lowest bidder (the wildlings "
+                              "won) once chosen (null before)"),
+    part=("int", "which of the card's texts runs: 0 the winner's or the lowest bidder's, 1 everyone else's"))
+BIDDING = cursor.frame_kind(
+    "bidding.influence", "bidding on the influence tracks, one track after the other", "R10",
+    track=("int", "the track (0-based, in track order) being bid for"),
+    stage=("string", f"'{BIDS}': the secret bids are given; '{ADJUST}': revealed, being adjusted (bids given away, "
+                     f"R36.4); '{RANK}': the houses are being ranked, the decider breaking ties"),
+    bids=("object", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
+    revealed=("object", "the revealed bids, every house of the track (those who did not bid: 0)"),
+    ranked=("object", "the bids the ranking follows (after any bids given away)"),
+    order=("strings", "the houses placed on the track so far, first place first"))
 
 
 def _draw(g: Game, deck: str) -> Proc:
@@ -34,31 +74,48 @@ def _draw(g: Game, deck: str) -> Proc:
     yield  # pragma: no cover - keeps this a generator for callers using `yield from`
 
 
+def _opening(g: Game) -> Proc:
+    """The round's start, the draw and the wildlings' advance (R6.2.1-R6.2.3); returns the cards drawn."""
+    st = g.state
+    restart = cursor.restarting(g)
+    f = cursor.enter(g, OPENING, stage=ROUND_START, drawn=[])
+    if not restart:
+        g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
+    if f["stage"] == ROUND_START:
+        yield from g.at_round_start()
+        order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
+        for deck in sorted(st.decks, key=order.index):
+            card = yield from _draw(g, deck)
+            f["drawn"].append([deck, card])
+        f["stage"] = WILDLINGS
+    drawn = [list(d) for d in f["drawn"]]
+    icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
+    if icons:
+        yield from advance_wildlings(g, icons)
+    cursor.leave(g, f)
+    return drawn
+
+
 def westeros_phase(g: Game) -> Proc:
     st = g.state
     resume = cursor.resumed(st, cursor.WESTEROS_RESOLVE)
     if resume is None:
-        g.emit("phase", "R6", f"round {st.round}: Westeros Phase")
-        yield from g.at_round_start()
-        drawn = []
-        order = g.game_rec["westeros_decks"]  # the rules set declares its decks in drawing order (R6.2.2)
-        for deck in sorted(st.decks, key=order.index):
-            card = yield from _draw(g, deck)
-            drawn.append([deck, card])
-        icons = sum(1 for _, c in drawn if g.rules.westeros_card(c)["wildling_icon"])
-        if icons:
-            yield from advance_wildlings(g, icons)
+        drawn = yield from _opening(g)
         start = 0
     else:
         drawn, start = [list(d) for d in resume["drawn"]], resume["next"]
     for i in range(start, len(drawn)):
         deck, card = drawn[i]
+        restart = cursor.restarting(g)  # inside this card's resolution: it was announced already
         cursor.place(st, cursor.WESTEROS_RESOLVE, drawn=drawn, next=i)
         g._checkpoint()
         rec = g.rules.westeros_card(card)
-        g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
-        g.before_westeros_card(card)
+        if not restart:
+            g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)
+            g.before_westeros_card(card)
+        f = cursor.enter(g, CARD, card=card)
         yield from run(g, rec["effect"], Scope(card=card, rule="R6.2.4"))
+        cursor.leave(g, f)
         g.check_victory()
     cursor.clear(st)
     yield from g.after_westeros_cards()
@@ -70,33 +127,43 @@ def advance_wildlings(g: Game, steps: int) -> Proc:
     st = g.state
     if not g.game_rec.get("wildlings", True):  # a rules set without wildlings: the threat never moves
         return
-    top = max(g.game_rec["wildling_track"])
-    step = g.game_rec["wildling_track"][1] - g.game_rec["wildling_track"][0]
-    new = min(top, st.wildling_threat + step * steps)
-    g.emit("wildlings", "R6.2.3", f"the wildling threat rises from {st.wildling_threat} to {new}", threat=new)
-    st.wildling_threat = new
-    if new >= top:
-        yield from wildling_attack(g)
+    if not cursor.restarting(g):  # (restarting, the threat has risen already: the attack is in progress)
+        top = max(g.game_rec["wildling_track"])
+        step = g.game_rec["wildling_track"][1] - g.game_rec["wildling_track"][0]
+        new = min(top, st.wildling_threat + step * steps)
+        g.emit("wildlings", "R6.2.3", f"the wildling threat rises from {st.wildling_threat} to {new}", threat=new)
+        st.wildling_threat = new
+        if new < top:
+            return
+    f = cursor.enter(g, ADVANCE)
+    yield from wildling_attack(g)
+    cursor.leave(g, f)
 
 
-def _bids(g: Game, houses: list[str], kind: str, prompt: str, rule: str) -> Proc:
-    """Secret bids, revealed together (R10.2, R11.3); every bid token goes to the pool (R10.5, R11.7)."""
-    bids = {}
+def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str,
+          zeros: list[str] | None = None) -> Proc:
+    """Secret bids, revealed together (R10.2, R11.3); every bid token goes to the pool (R10.5, R11.7). The
+    frame's `bids` keeps the bids given so far; a house found there has bid already. `zeros`: houses that take
+    no part and count as bidding 0 (R35.6), revealed with the others."""
+    bids = f["bids"]
     for h in houses:
+        if h in bids:
+            continue
         power = g.state.houses[h].power
         bids[h] = yield from g.choose(h, kind, f"{h}: {prompt} (0–{power})", list(range(power + 1)), rule)
     for h, b in bids.items():
         g.state.houses[h].power -= b
         g.state.houses[h].last_bid = b
-    g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=bids)
-    return bids
+    revealed = {**bids, **{h: 0 for h in zeros or []}}
+    g.emit("bids", rule, "bids: " + ", ".join(f"{h} {b}" for h, b in bids.items()), bids=dict(revealed))
+    return revealed
 
 
-def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> Proc:
-    """Order houses by bid, highest first; the decider orders tied houses (R10.4, R11.6.4)."""
-    out: list[str] = []
+def _rank(g: Game, out: list[str], bids: dict[str, int], decider: str, rule: str, what: str) -> Proc:
+    """Order houses by bid, highest first; the decider orders tied houses (R10.4, R11.6.4). `out` (the frame's)
+    holds the houses placed so far: a restart goes on after them."""
     for amount in sorted(set(bids.values()), reverse=True):
-        tied = [h for h in g.turn_order if bids.get(h) == amount]
+        tied = [h for h in g.turn_order if bids.get(h) == amount and h not in out]
         fixed = [h for h in tied if g.keeps_last_place(h)]  # last whatever is decided (R36.2): never asked
         tied = [h for h in tied if h not in fixed]
         while len(tied) > 1:
@@ -105,21 +172,30 @@ def _rank(g: Game, bids: dict[str, int], decider: str, rule: str, what: str) -> 
             out.append(pick)
             tied.remove(pick)
         out.extend(tied + fixed)
-    return out
+    return list(out)
 
 
 @procedure("bid-on-influence-tracks")
 def influence_bidding(g: Game) -> Proc:
     """Bid for each influence track in order; positions follow the bids (R10)."""
-    for track in g.track_ids():
-        bidders = [h for h in g.turn_order if h in g.state.tracks[track] and g.takes_part_in_bidding(h)]
-        bids = yield from _bids(g, bidders, "influence-bid", f"bid for the {track} track", "R10.2")
-        bids.update({h: 0 for h in g.state.tracks[track] if h not in bidders})  # the others bid 0 (R35.6)
-        bids = yield from g.adjust_bids(track, bids)
+    tracks = g.track_ids()
+    f = cursor.enter(g, BIDDING, track=0, stage=BIDS, bids={}, revealed={}, ranked={}, order=[])
+    for i in range(f["track"], len(tracks)):
+        track = tracks[i]
+        if f["stage"] == BIDS:
+            bidders = [h for h in g.turn_order if h in g.state.tracks[track] and g.takes_part_in_bidding(h)]
+            others = [h for h in g.state.tracks[track] if h not in bidders]  # they bid 0 (R35.6)
+            bids = yield from _bids(g, f, bidders, "influence-bid", f"bid for the {track} track", "R10.2", others)
+            f["stage"], f["revealed"] = ADJUST, bids
+        if f["stage"] == ADJUST:
+            bids = yield from g.adjust_bids(track, dict(f["revealed"]))
+            f["stage"], f["ranked"] = RANK, dict(bids)
         decider = g.holder(g.token_of_track(g.turn_track))
-        order = yield from _rank(g, bids, decider, "R10.4", f"on the {track} track")
+        order = yield from _rank(g, f["order"], f["ranked"], decider, "R10.4", f"on the {track} track")
         g.set_track(track, order, "R10.3")
         g.state.seized_tokens.pop(g.token_of_track(track), None)  # the new first place takes it (R10.6)
+        f.update(track=i + 1, stage=BIDS, bids={}, revealed={}, ranked={}, order=[])
+    cursor.leave(g, f)
 
 
 def _pick_bidder(g: Game, bids: dict[str, int], highest: bool, decider: str) -> Proc:
@@ -141,46 +217,65 @@ def wildling_attack(g: Game, strength: int | None = None, excluded: str | None =
         return
     st = g.state
     on_track = strength is None
-    strength = st.wildling_threat if strength is None else strength
-    g.emit("wildling-attack", "R11.2", f"a wildling attack of strength {strength}", strength=strength)
+    restart = cursor.restarting(g)
+    f = cursor.enter(g, ATTACK, strength=st.wildling_threat if strength is None else strength, bids={}, card=None,
+                     bidder=None, part=0)
+    strength = f["strength"]
+    if not restart:
+        g.emit("wildling-attack", "R11.2", f"a wildling attack of strength {strength}", strength=strength)
     bidders = [h for h in g.turn_order if h != excluded and g.takes_part_in_bidding(h)]
-    bids = yield from _bids(g, bidders, "wildling-bid", f"bid against the wildlings (strength {strength})", "R11.3")
+    if f["card"] is None:
+        bids = yield from _bids(g, f, bidders, "wildling-bid", f"bid against the wildlings (strength {strength})",
+                                "R11.3")
+    else:
+        bids = dict(f["bids"])
     total = sum(bids.values())
-    card = st.wildling_deck.pop(0)
+    night_watch = total >= strength
+    revealing = f["card"] is None
+    if revealing:
+        f["card"] = st.wildling_deck.pop(0)
+    card = f["card"]
     rec = g.rules.wildling_card(card)
     decider = g.holder(g.token_of_track(g.turn_track))
     sc = Scope(card=card, rule="R11.6", extra={"bids": bids})
     sc.vars["wildling-strength"] = strength
-    if total >= strength:
-        g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: {rec['name']}",
-               card=card)
+    if night_watch:
+        if revealing:
+            g.emit("wildlings-lose", "R11.5", f"the Night's Watch wins ({total} against {strength}); card: "
+                   f"{rec['name']}", card=card)
         if bidders:
-            highest = yield from _pick_bidder(g, bids, True, decider)
+            if f["bidder"] is None:
+                f["bidder"] = yield from _pick_bidder(g, bids, True, decider)
+            highest = f["bidder"]
             sc.vars.update({"highest-bidder": highest, "everyone-else": []})
             sc.owner = highest
             yield from run(g, rec["night_watch_victory"], sc)
         if on_track:
             st.wildling_threat = g.game_rec["wildling_track"][0]
     else:
-        g.emit("wildlings-win", "R11.5", f"the wildlings win ({total} against {strength}); card: {rec['name']}",
-               card=card)
+        if revealing:
+            g.emit("wildlings-win", "R11.5", f"the wildlings win ({total} against {strength}); card: {rec['name']}",
+                   card=card)
         if bidders:
-            lowest = yield from _pick_bidder(g, bids, False, decider)
+            if f["bidder"] is None:
+                f["bidder"] = yield from _pick_bidder(g, bids, False, decider)
+            lowest = f["bidder"]
             sc.vars.update({"lowest-bidder": lowest,
                             "everyone-else": [h for h in g.turn_order if h in bidders and h != lowest]})
             sc.owner = lowest
-            yield from run(g, rec["lowest_bidder"], sc)
+            if f["part"] == 0:
+                yield from run(g, rec["lowest_bidder"], sc)
+                f["part"] = 1
             yield from run(g, rec["everyone_else"], sc)
         if on_track:
             track = g.game_rec["wildling_track"]
             st.wildling_threat = max(track[0], st.wildling_threat - 2 * (track[1] - track[0]))
+    cursor.leave(g, f)
     st.wildling_deck.append(card)
     g.emit("wildling-card", "R11.6.5", f"{rec['name']} goes to the bottom of the wildling deck", card=card)
     if on_track:
         g.emit("wildlings", "R11.8", f"the wildling threat is now {st.wildling_threat}", threat=st.wildling_threat)
     g.check_victory()
-
-
 @procedure("collect-power")
 def collect_power(g: Game, ports: bool, rule: str) -> None:
     """Power for the power icons of controlled land areas, and for qualifying ports (R7.9, R24.9)."""
