@@ -65,6 +65,38 @@ expect:
     units.seagard: "stark: knight"
 """
 
+# Stark (supply 1) attacks Moat Cailin with a Knight and a Footman from Winterfell, where a Footman stays,
+# and loses: back in Winterfell its army of 3 and the 3 Footmen of Castle Black break the limits (R21.3.6)
+ATTACKER_SUPPLY_LOSS = """
+name: "a losing attacker's army that costs a unit to supply"
+setup: base-6p
+position:
+  round: 2
+  phase: action
+  houses:
+    stark: {power: 3, supply: 1, hand: [catelyn-stark, eddard-stark]}
+    greyjoy: {power: 3, hand: [balon-greyjoy, euron-crows-eye]}
+  units:
+    winterfell: "stark: knight, footman x2"
+    castle-black: "stark: footman x3"
+    moat-cailin: "greyjoy: knight, footman"
+  orders:
+    winterfell: "stark: march"
+stop-after: action
+decisions:
+  - knight:moat-cailin
+  - footman:moat-cailin
+  - done
+  - catelyn-stark
+  - balon-greyjoy
+  - {house: greyjoy, kind: blade, answer: "yes"}
+  - {house: stark, kind: retreat-loss, answer: knight}
+expect:
+  events:
+    - {type: destroy, house: stark, kind: knight, rule: R21.3.6}
+    - {type: retreat, house: stark, area: winterfell, text: "1 routed"}
+"""
+
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
@@ -155,6 +187,18 @@ def test_a_casualty_then_a_retreat_and_its_supply_loss_keep_the_units_off_the_bo
     _goes_on_alike(at)
 
 
+def test_a_losing_attackers_supply_loss_keeps_its_army_in_the_frame(rules, tmp_path):
+    at = _stopped_at(rules, _scenario(tmp_path, ATTACKER_SUPPLY_LOSS), "retreat-loss")
+    state, again = at["state"], at["again"]
+    assert state["frames"] == [
+        {"at": "combat.retreats", "next": 0},
+        {"at": "combat.retreat", "house": "stark", "units": [["knight", False], ["footman", False]],
+         "area": "winterfell", "keep": 0}]
+    assert state["step"]["combat"]["attacking"] == []  # the army left the combat: the frame holds it
+    assert (again.decision.house, again.decision.options) == ("stark", ["footman", "knight"])
+    _goes_on_alike(at)
+
+
 def test_the_tides_of_battle_redraw_takes_the_next_card_of_the_same_deck(rules):
     sc = Scenario.load(SCENARIOS / "base" / "coverage" / "tides-blade-redraw-no-supporter-card.yaml")
     at = _stopped_at(rules, sc, "tides-redraw")
@@ -166,6 +210,16 @@ def test_the_tides_of_battle_redraw_takes_the_next_card_of_the_same_deck(rules):
     again.answer("yes")
     assert again.state.step["combat"]["tides"]["lannister"] == frame["deck"][0]
     assert again.decision.kind == "retreat"  # the blade is spent: no +1 asked
+    _goes_on_alike(at)
+
+
+def test_a_skull_restarts_at_the_side_and_the_skull_it_had_reached(rules):
+    at = _stopped_at(rules, Scenario.load(SCENARIOS / "base" / "tides" / "tides-skull.yaml"), "casualty")
+    assert at["state"]["frames"] == [{"at": "combat.skulls", "side": 1, "done": 0}]
+    assert at["state"]["step"]["combat"]["tides"] == {"lannister": "tob-1-sword", "stark": "tob-skull"}
+    d = at["again"].decision
+    assert (d.house, d.prompt, d.options, d.rule) == ("lannister", "lannister: lose a unit to a skull",
+                                                      ["footman", "knight"], "R29.3.5")
     _goes_on_alike(at)
 
 
@@ -203,7 +257,8 @@ def test_every_combat_decision_of_the_scenarios_restarts_from_the_state_alone(ru
     report: collections.Counter = collections.Counter()
     failures: list = []
     (tmp_path / "supply-loss.yaml").write_text(SUPPLY_LOSS, encoding="utf-8")
-    for path in [*sorted((SCENARIOS / "base").rglob("*.yaml")), tmp_path / "supply-loss.yaml"]:
+    (tmp_path / "attacker-supply-loss.yaml").write_text(ATTACKER_SUPPLY_LOSS, encoding="utf-8")
+    for path in [*sorted((SCENARIOS / "base").rglob("*.yaml")), *sorted(tmp_path.glob("*.yaml"))]:
         sc = Scenario.load(path)
 
         def hook(game: Game, sc=sc, path=path) -> None:
