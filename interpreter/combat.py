@@ -382,6 +382,8 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
     resuming = cursor.restarting(g)
     f = cursor.enter(g, ABILITIES_FRAME, window=window, order=[], house=0, card=None, ability=0, scope={},
                      ran=False)
+    if f["window"] != window:
+        raise AssertionError(f"restart took another path: the abilities of {f['window']!r}, not {window!r}")
     while True:
         if not resuming:  # a new pass, in the Iron Throne order as it stands now
             f["order"] = sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track))
