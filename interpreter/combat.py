@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from maester.dsl.registry import TRIGGERS, window_rule
 
-from .effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run_ability, unit_ref
+from . import cursor
+from .effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
 from .procedures import procedure
 
 if TYPE_CHECKING:
@@ -306,6 +307,57 @@ def _copier(f) -> object:
 _FIELD_COPIES.extend((f.name, _copier(f)) for f in fields(Combat))
 
 
+# ---- the frames of the combat's steps (cursor.py) ----------------------------------------------------
+# Inside a step the combat itself is data (the cursor's `combat`, rewritten at every decision, see
+# `resolve_combat`); these frames keep the rest: how far each step's loop has got and what it holds off
+# the board meanwhile.
+SUPPORT_FRAME = cursor.frame_kind(
+    "combat.support", "The houses with a Support order next to the embattled area are asked in turn order "
+    "whom they support", "R19.3",
+    next=("int", "0-based index in the turn order of the house asked now"),
+    support=("object", "the support given so far: support area -> attacker or defender"))
+HOUSE_CARDS_FRAME = cursor.frame_kind(
+    "combat.house-cards", "Both sides choose their house card in secret; the cards chosen so far are the "
+    "combat's `cards` (hidden until the reveal)", "R20.1",
+    next=("int", "which side chooses now: 0 the attacker, 1 the defender"))
+ABILITIES_FRAME = cursor.frame_kind(
+    "combat.abilities", "The house card abilities of one timing window run in Iron Throne order, pass after "
+    "pass, until a pass runs none; the combat's `fired` lists those begun", "R20.2.6",
+    window=("string", "the timing window"),
+    order=("strings", "the combatants in the Iron Throne order this pass began with"),
+    house=("int", "0-based index in `order` of the house whose ability runs now"),
+    card=("string-or-null", "that house's card when its abilities began"),
+    ability=("int", "0-based index among the card's abilities of the one running now"),
+    scope=("object", "the names the running ability began with (you, opponent, opponent-card, ...)"),
+    ran=("bool", "whether this pass has run an ability (a pass without one ends the window)"))
+TIDES_FRAME = cursor.frame_kind(
+    "combat.tides", "Each combatant has drawn a Tides of Battle card; the blade holder may draw a new one",
+    "R29.3", deck=("strings", "the shuffled Tides of Battle cards left to draw, top first (hidden)"))
+CASUALTIES_FRAME = cursor.frame_kind(
+    "combat.casualties", "The loser chooses its casualties one by one", "R21.2",
+    count=("int", "the casualties due: the victor's swords minus the loser's fortifications"),
+    done=("int", "the casualties chosen before the one asked now"))
+SKULLS_FRAME = cursor.frame_kind(
+    "combat.skulls", "Each skull of a Tides of Battle card costs the opponent a fighting unit", "R29.3.5",
+    side=("int", "whose skulls are resolved now: 0 the attacker's, 1 the defender's"),
+    done=("int", "that side's skulls resolved before the one asked now"))
+RETREATS_FRAME = cursor.frame_kind(
+    "combat.retreats", "The loser's army retreats, then the army of a victor a card forces to retreat", "R21.3",
+    next=("int", "0-based index of the army retreating now: 0 the loser's, then the forced victors' by name"))
+RETREAT_FRAME = cursor.frame_kind(
+    "combat.retreat", "One army retreats: its area is chosen, then supply may cost it units", "R21.3",
+    house=("string", "the house whose army retreats"),
+    units=("list", "the retreating units, off the board until they arrive: [kind, routed] each"),
+    area=("string-or-null", "the retreat area, once chosen"),
+    keep=("int", "for a defender's army: how many units the supply limits let arrive (R21.3.6)"))
+CLEAN_UP_FRAME = cursor.frame_kind(
+    "combat.clean-up", "The combat clean up: the army has advanced or gone back, the cards are discarded; the "
+    "after-combat abilities run", "R21.5",
+    march=("object", "the attacker's March order taken off its origin (empty: none), settled after the "
+           "abilities (R21.5.2)"),
+    advanced=("bool", "whether the attacker's army took the embattled area"))
+
+
 # ---- the procedure --------------------------------------------------------------------------------
 
 def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
@@ -321,24 +373,49 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
     """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6).
 
     A card revealed during the window (after a cancel, or a card that replaces itself) has its own
-    abilities of the window resolved too, once; a card that left the combat stops resolving."""
+    abilities of the window resolved too, once; a card that left the combat stops resolving.
+
+    Restarted inside an ability (its frame is saved), the loops go on from the frame's house and ability
+    and the ability runs again with the names it began with, down to its pending decision."""
     if TRIGGERS.get(window) is None or TRIGGERS[window].context != "combat":
         raise ValueError(f"'{window}' is not a combat window of the registry")
-    ran = True
-    while ran:
-        ran = False
-        for house in sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track)):
-            card = c.cards.get(house)
-            if card is None or card in c.blank_cards:
-                continue
-            for i, ability in enumerate(g.rules.card(card)["abilities"]):
+    resuming = cursor.restarting(g)
+    f = cursor.enter(g, ABILITIES_FRAME, window=window, order=[], house=0, card=None, ability=0, scope={},
+                     ran=False)
+    if f["window"] != window:
+        raise AssertionError(f"restart took another path: the abilities of {f['window']!r}, not {window!r}")
+    while True:
+        if not resuming:  # a new pass, in the Iron Throne order as it stands now
+            f["order"] = sorted(c.sides(), key=lambda h: g.state.position(h, g.turn_track))
+            f["house"], f["ran"] = 0, False
+        order = f["order"]
+        for k in range(f["house"], len(order)):
+            house = order[k]
+            if resuming:
+                card, first = f["card"], f["ability"]
+            else:
+                card, first = c.cards.get(house), 0
+                if card is None or card in c.blank_cards:
+                    continue
+            abilities = g.rules.card(card)["abilities"]
+            for i in range(first, len(abilities)):
+                ability = abilities[i]
+                if resuming:  # the ability in progress: its condition held when it began
+                    resuming = False
+                    sc = Scope(dict(f["scope"]), house, c, card, window_rule(window))
+                    yield from run(g, ability["body"], sc)
+                    continue
                 if c.cards.get(house) != card:
                     break
                 if ability["trigger"] != window or (card, i) in c.fired:
                     continue
                 c.fired.add((card, i))
-                ran = True
-                yield from run_ability(g, ability, _scope(c, house, card, window))
+                sc = _scope(c, house, card, window)
+                f.update(house=k, card=card, ability=i, scope=dict(sc.vars), ran=True)
+                yield from run_ability(g, ability, sc)
+        if not f["ran"]:
+            break
+    cursor.leave(g, f)
 
 
 def _eligible_supports(g: Game, c: Combat) -> list[str]:
@@ -360,13 +437,20 @@ def _eligible_supports(g: Game, c: Combat) -> list[str]:
 
 
 def _call_for_support(g: Game, c: Combat) -> Proc:
+    """Each house with eligible Support orders, in turn order, supports a side or nobody (R19.3). The frame
+    keeps the support given so far (a neutral force attack has no combat data to keep it in)."""
     areas = _eligible_supports(g, c)
     by_house: dict[str, list[str]] = {}
     for area in areas:
         by_house.setdefault(g.state.orders[area]["house"], []).append(area)
-    for house in g.turn_order:
+    f = cursor.enter(g, SUPPORT_FRAME, next=0, support={})
+    c.support.update(f["support"])  # restarting: the support given before the pending question
+    houses = g.turn_order
+    for i in range(f["next"], len(houses)):
+        house = houses[i]
         if house not in by_house:
             continue
+        f["next"] = i
         if house in c.sides():
             side = "attacker" if house == c.attacker else "defender"  # R19.3.4
         else:
@@ -376,28 +460,37 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
                                        ["attacker", "defender", "none"], "R19.3.3", area=c.area)
         if side != "none":
             for area in by_house[house]:
-                c.support[area] = side
+                c.support[area] = f["support"][area] = side
             g.emit("support", "R19.3", f"{house} supports the {side} from {', '.join(by_house[house])}",
                    house=house, side=side)
+    cursor.leave(g, f)
 
 
 def _open(g: Game, c: Combat) -> Proc:
-    g.emit("combat", "R19", f"combat in {c.area}: {c.attacker} attacks {c.defender}", area=c.area,
-           attacker=c.attacker, defender=c.defender)
+    if not cursor.restarting(g):  # restarting inside the call for support: the combat is announced already
+        g.emit("combat", "R19", f"combat in {c.area}: {c.attacker} attacks {c.defender}", area=c.area,
+               attacker=c.attacker, defender=c.defender)
     yield from _call_for_support(g, c)
 
 
 def _house_cards(g: Game, c: Combat) -> Proc:
-    initial = {h: c.initial(g, h) for h in c.sides()}
-    g.emit("initial-strength", "R19.4", f"initial strength: {c.attacker} {initial[c.attacker]}, "
-           f"{c.defender} {initial[c.defender]}", strengths=initial)
+    resuming = cursor.restarting(g)
+    f = cursor.enter(g, HOUSE_CARDS_FRAME, next=0)
+    if not resuming:
+        initial = {h: c.initial(g, h) for h in c.sides()}
+        g.emit("initial-strength", "R19.4", f"initial strength: {c.attacker} {initial[c.attacker]}, "
+               f"{c.defender} {initial[c.defender]}", strengths=initial)
     # house cards, chosen in secret and revealed together (R20.1)
-    for house in c.sides():
+    sides = c.sides()
+    for i in range(f["next"], len(sides)):
+        house = sides[i]
+        f["next"] = i
         hand = sorted(g.hand_for_combat(house))
         c.cards[house] = (yield from g.choose(house, "house-card", f"{house}: choose a house card for the combat "
                                               f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None
     g.emit("reveal", "R20.1.1", f"{c.attacker} plays {c.cards[c.attacker]}, {c.defender} plays "
            f"{c.cards[c.defender]}", cards=dict(c.cards))
+    cursor.leave(g, f)
 
 
 def _window(window: str):
@@ -406,13 +499,22 @@ def _window(window: str):
     return stage
 
 
+def _blade_holder(g: Game, c: Combat) -> tuple[str, str | None]:
+    """The blade holder and the side of this combat it may use the blade for (None: neither)."""
+    holder = g.holder(g.token_of_track(g.blade_track))
+    return holder, next((h for h in c.sides() if h in g.blade_sides(holder)), None)
+
+
+def _tides(g: Game, c: Combat) -> Proc:
+    """Tides of Battle (optional, R29), before the blade."""
+    if g.state.tides_of_battle:
+        yield from _tides_of_battle(g, c, *_blade_holder(g, c))
+
+
 def _blade(g: Game, c: Combat) -> Proc:
-    """Tides of Battle (optional, R29) and the Valyrian Steel Blade (R20.4)."""
+    """The Valyrian Steel Blade (R20.4): a single question, nothing changed before it (no frame)."""
     st = g.state
-    blade_holder = g.holder(g.token_of_track(g.blade_track))
-    blade_side = next((h for h in c.sides() if h in g.blade_sides(blade_holder)), None)
-    if st.tides_of_battle:
-        yield from _tides_of_battle(g, c, blade_holder, blade_side)
+    blade_holder, blade_side = _blade_holder(g, c)
     if not st.blade_used and blade_side is not None:
         use = yield g.ask(blade_holder, "blade", f"{blade_holder}: use the Valyrian Steel Blade (+1)?",
                           ["yes", "no"], "R20.4", area=c.area)
@@ -439,7 +541,7 @@ def _result(g: Game, c: Combat) -> Proc:
 
 def _losses(g: Game, c: Combat) -> Proc:
     st = g.state
-    # the garrison falls with a losing defender (R21.1)
+    # the garrison falls with a losing defender (R21.1); restarted later in the step, it is gone already
     if c.loser == c.defender and st.garrison_owner.get(c.area) == c.defender:
         st.garrisons.pop(c.area, None)
         st.garrison_owner.pop(c.area, None)
@@ -450,10 +552,15 @@ def _losses(g: Game, c: Combat) -> Proc:
 def _tides_of_battle(g: Game, c: Combat, blade_holder: str, blade_side: str | None) -> Proc:
     """Each combatant draws a Tides of Battle card; the blade may redraw one instead of +1 (R29.3)."""
     st = g.state
-    deck = [cid for cid, rec in sorted(g.rules.bundle["tides_cards"].items()) for _ in range(rec["copies"])]
-    g.rng.shuffle(deck)  # all cards are reshuffled before every combat (R29.3.2)
-    for house in c.sides():
-        c.tides[house] = deck.pop(0)
+    if cursor.restarting(g):  # drawn already: the frame keeps the rest of the deck
+        f = cursor.enter(g, TIDES_FRAME)
+    else:
+        deck = [cid for cid, rec in sorted(g.rules.bundle["tides_cards"].items()) for _ in range(rec["copies"])]
+        g.rng.shuffle(deck)  # all cards are reshuffled before every combat (R29.3.2)
+        for house in c.sides():
+            c.tides[house] = deck.pop(0)
+        f = cursor.enter(g, TIDES_FRAME, deck=deck)
+    deck = f["deck"]
     if not st.blade_used and blade_side is not None:
         redraw = yield g.ask(blade_holder, "tides-redraw", f"{blade_holder}: use the blade to draw a new Tides of "
                              "Battle card?", ["yes", "no"], "R29.3.3", area=c.area,
@@ -465,13 +572,18 @@ def _tides_of_battle(g: Game, c: Combat, blade_holder: str, blade_side: str | No
                    house=blade_holder)
     g.emit("tides", "R29.3.3", "Tides of Battle: " + ", ".join(f"{h} {c.tides[h]}" for h in c.sides()),
            tides=dict(c.tides))
+    cursor.leave(g, f)
 
 
 def _skulls(g: Game, c: Combat) -> Proc:
     """Each skull on a Tides card costs the opponent one fighting unit, win or lose (R29.3.5)."""
-    for house in c.sides():
+    f = cursor.enter(g, SKULLS_FRAME, side=0, done=0)
+    sides, first = c.sides(), f["done"]
+    for s in range(f["side"], len(sides)):
+        house = sides[s]
         victim = c.opponent(house)
-        for _ in range(c.tides_value(g, house, "skulls")):
+        for k in range(first, c.tides_value(g, house, "skulls")):
+            f.update(side=s, done=k)
             units = _casualty_candidates(g, c, victim)
             if not units or c.is_protected(g, victim, skull=True):
                 break
@@ -479,17 +591,25 @@ def _skulls(g: Game, c: Combat) -> Proc:
                                        sorted({u[0] for _, u in units}), "R29.3.5", area=c.area)
             ref = next(r for r, u in units if u[0] == pick)
             c.destroy(g, ref, "R29.3.5", "Tides of Battle skull", skull=True)
+        first = 0
+    cursor.leave(g, f)
 
 
 def _casualties(g: Game, c: Combat) -> Proc:
     """Swords of the victor minus fortifications of the loser; the loser chooses (R21.2)."""
-    n = c.icons(g, c.winner, "swords") - c.icons(g, c.loser, "fortifications")
-    if n <= 0:
-        return
-    if c.is_protected(g, c.loser):
-        c.emit_protected(g, c.loser, "R21.2", f"{c.loser} loses no units as casualties")
-        return
-    for _ in range(n):
+    if cursor.restarting(g):  # the count and the protection were settled before the pending choice
+        f = cursor.enter(g, CASUALTIES_FRAME)
+    else:
+        n = c.icons(g, c.winner, "swords") - c.icons(g, c.loser, "fortifications")
+        if n <= 0:
+            return
+        if c.is_protected(g, c.loser):
+            c.emit_protected(g, c.loser, "R21.2", f"{c.loser} loses no units as casualties")
+            return
+        f = cursor.enter(g, CASUALTIES_FRAME, count=n, done=0)
+    n = f["count"]
+    for k in range(f["done"], n):
+        f["done"] = k
         units = _casualty_candidates(g, c, c.loser)
         if not units:  # the rest of the count is lost: routed units die at the retreat instead (R21.2.4, R21.3.5)
             break
@@ -497,6 +617,7 @@ def _casualties(g: Game, c: Combat) -> Proc:
                                    sorted({u[0] for _, u in units}), "R21.2.1", area=c.area)
         ref = next(r for r, u in units if u[0] == pick)
         c.destroy(g, ref, "R21.2.1", "casualty")
+    cursor.leave(g, f)
 
 
 def _casualty_candidates(g: Game, c: Combat, house: str) -> list[tuple[str, list]]:
@@ -568,82 +689,118 @@ def retreat_is_forced(g: Game, c: Combat) -> bool:
 
 
 def _retreat(g: Game, c: Combat) -> Proc:
-    st = g.state
+    """The loser's army retreats (R21.3), then every victor's army a card forces out of the area."""
     loser = c.loser
-    if loser == c.attacker:
+    armies = [loser, *sorted(c.forced_retreat - {loser})]
+    f = cursor.enter(g, RETREATS_FRAME, next=0)
+    for i in range(f["next"], len(armies)):
+        f["next"] = i
+        if i == 0 and loser == c.attacker:
+            if not (yield from _retreat_attacker(g, c)):
+                break  # the attacking army was destroyed instead: no other army retreats
+        else:
+            yield from _retreat_from_area(g, c, armies[i])
+    cursor.leave(g, f)
+
+
+def _retreat_attacker(g: Game, c: Combat) -> Proc:
+    """A losing attacker's army goes back to its origin, or where the victor says (R21.3.2, R21.3.7); returns
+    False if it was destroyed instead. Its units stay in the frame until they arrive."""
+    loser = c.loser
+    # a card may let the victor choose the area, the origin or any legal retreat area (R21.3.7, R22.1)
+    chooser = c.retreat_chooser if c.retreat_chooser not in (None, loser) else None
+    if cursor.restarting(g):
+        f = cursor.enter(g, RETREAT_FRAME)
+    else:
         survivors = c.attacking
         c.attacking = []
-        # a card may let the victor choose the area, the origin or any legal retreat area (R21.3.7, R22.1)
-        chooser = c.retreat_chooser if c.retreat_chooser not in (None, loser) else None
         if chooser is None and (g.controller(c.origin) not in (None, loser)
                                 or g.state.house_in(c.origin) not in (None, loser)):
             g.emit("destroy", "R21.3.2", f"{loser}'s army cannot retreat to {c.origin} and is destroyed", house=loser)
-            return
+            return False
         kept = []
         for u in survivors:
             if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"):
                 g.emit("destroy", "R21.3.5", f"{loser} {u[0]} cannot retreat and is destroyed", house=loser,
                        area=c.area, kind=u[0])
                 continue
-            kept.append(u)
+            kept.append(list(u))
+        f = cursor.enter(g, RETREAT_FRAME, house=loser, units=kept, area=None, keep=0)
+    kept = f["units"]
+    if f["area"] is None:
         target = c.origin
         if chooser is not None and kept:
             options = retreat_areas(g, c, loser, kept, include_origin=True)
             if not options:
                 g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(kept)} unit(s) destroyed",
                        house=loser)
-                return
+                cursor.leave(g, f)
+                return False
             target = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
                                          _fewest_losses(g, loser, len(kept), options), "R21.3.7", area=c.area)
-        while kept and not g.fits_supply(loser, {target: len(kept)}):  # R21.3.6
-            kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
-                                       sorted({u[0] for u in kept}), "R21.3.6")
-            kept.remove(next(u for u in kept if u[0] == kind))
-            g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
-        routed = loser not in c.unrouted  # R21.4.1, unless a card keeps them unrouted
-        for u in kept:
-            st.add_unit(target, loser, u[0], routed=routed)
-        if kept:
-            c.retreated_to[loser] = target
-            g.emit("retreat", "R21.3.2" if chooser is None else "R21.3.7", f"{loser} retreats to {target} "
-                   f"({len(kept)} {'routed' if routed else 'not routed'})", house=loser, area=target)
-    else:
-        yield from _retreat_from_area(g, c, loser)
-    for house in sorted(c.forced_retreat - {loser}):  # a winner whose units must leave too
-        yield from _retreat_from_area(g, c, house)
+        f["area"] = target
+    target = f["area"]
+    while kept and not g.fits_supply(loser, {target: len(kept)}):  # R21.3.6
+        kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)",
+                                   sorted({u[0] for u in kept}), "R21.3.6")
+        kept.remove(next(u for u in kept if u[0] == kind))
+        g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
+    cursor.leave(g, f)
+    routed = loser not in c.unrouted  # R21.4.1, unless a card keeps them unrouted
+    for u in kept:
+        g.state.add_unit(target, loser, u[0], routed=routed)
+    if kept:
+        c.retreated_to[loser] = target
+        g.emit("retreat", "R21.3.2" if chooser is None else "R21.3.7", f"{loser} retreats to {target} "
+               f"({len(kept)} {'routed' if routed else 'not routed'})", house=loser, area=target)
+    return True
+
+
+def _retreat_options(g: Game, c: Combat, loser: str, movers: list[list]) -> list[str]:
+    """The areas a defender's army may retreat to: legal, and with the fewest supply losses (R21.3.3, R21.3.6)."""
+    options = retreat_areas(g, c, loser, movers)
+    return _fewest_losses(g, loser, len(movers), options) if options else []
 
 
 def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
-    """A defender's units leave the embattled area for one legal area (R21.3.3-R21.3.7)."""
+    """A defender's units leave the embattled area for one legal area (R21.3.3-R21.3.7). They are off the
+    board meanwhile: the frame keeps them."""
     st = g.state
-    units = list(st.units_in(c.area, loser))
-    if not units:
-        return
-    st.units.pop(c.area, None)
-    doomed = [u for u in units if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles")]
-    movers = [u for u in units if u not in doomed or u is None]
-    movers = [u for u in units if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
-    for u in doomed:
-        g.emit("destroy", "R21.3.5", f"{loser} {u[0]} cannot retreat and is destroyed", house=loser, area=c.area,
-               kind=u[0])
-    if not movers:
-        return
-    options = retreat_areas(g, c, loser, movers)
-    if not options:
-        g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(movers)} unit(s) destroyed", house=loser)
-        return
-    options = _fewest_losses(g, loser, len(movers), options)  # supply forces the fewest losses there (R21.3.6)
-    best = _supply_losses(g, loser, len(movers), options[0])
+    if cursor.restarting(g):
+        f = cursor.enter(g, RETREAT_FRAME)
+    else:
+        units = list(st.units_in(c.area, loser))
+        if not units:
+            return
+        st.units.pop(c.area, None)
+        doomed = [u for u in units if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles")]
+        movers = [list(u) for u in units if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
+        for u in doomed:
+            g.emit("destroy", "R21.3.5", f"{loser} {u[0]} cannot retreat and is destroyed", house=loser,
+                   area=c.area, kind=u[0])
+        if not movers:
+            return
+        options = _retreat_options(g, c, loser, movers)
+        if not options:
+            g.emit("destroy", "R21.3.4", f"{loser} has no legal retreat: {len(movers)} unit(s) destroyed",
+                   house=loser)
+            return
+        best = _supply_losses(g, loser, len(movers), options[0])  # supply forces the fewest losses (R21.3.6)
+        f = cursor.enter(g, RETREAT_FRAME, house=loser, units=movers, area=None, keep=len(movers) - best)
+    movers = f["units"]
     chooser = (c.retreat_chooser if loser == c.loser else None) or loser
-    area = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
-                               options, "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
-    keep = len(movers) - best
-    while len(movers) > keep:
+    if f["area"] is None:
+        f["area"] = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
+                                        _retreat_options(g, c, loser, movers),
+                                        "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
+    area = f["area"]
+    while len(movers) > f["keep"]:
         kinds = sorted({u[0] for u in movers})
         kind = yield from g.choose(loser, "retreat-loss", f"{loser}: destroy a retreating unit (supply)", kinds,
                                    "R21.3.6")
         movers.remove(next(u for u in movers if u[0] == kind))
         g.emit("destroy", "R21.3.6", f"{loser} {kind} is destroyed (supply)", house=loser, kind=kind)
+    cursor.leave(g, f)
     routed = loser not in c.unrouted  # R21.4.1, unless a card keeps them unrouted
     for u in movers:
         st.add_unit(area, loser, u[0], routed=routed)
@@ -654,7 +811,36 @@ def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
 
 def _clean_up(g: Game, c: Combat) -> Proc:
     st = g.state
-    march = st.orders.pop(c.origin, None) if st.orders.get(c.origin, {}).get("house") == c.attacker else None
+    if cursor.restarting(g):  # inside the after-combat abilities: the army and the cards are settled
+        f = cursor.enter(g, CLEAN_UP_FRAME)
+    else:
+        march = st.orders.pop(c.origin, None) if st.orders.get(c.origin, {}).get("house") == c.attacker else None
+        f = cursor.enter(g, CLEAN_UP_FRAME, march=dict(march or {}), advanced=_army_after_combat(g, c))
+    yield from _abilities(g, c, "after-combat")
+    march, advanced = f["march"] or None, f["advanced"]
+    cursor.leave(g, f)
+    # the March order is removed (R21.5.2) unless an after-combat ability moved it with the army that
+    # took the area (it is settled only now, after those abilities: R20.2.5)
+    if march and c.keep_march and advanced and st.house_in(c.area) == c.attacker:
+        st.orders[c.area] = march
+        g.emit("keep-march", "R21.5.2", f"{c.attacker}'s march order moves into {c.area}", area=c.area)
+    elif march:
+        g.emit("order-removed", "R21.5.2", f"{c.attacker}'s march order in {c.origin} is removed", area=c.origin)
+    for house in c.sides():
+        card = c.cards.get(house)
+        if card in c.removed_cards:
+            g.remove_card(house, card)
+    for area in list(st.orders):  # the end of Combat Clean Up: orders without units go now (R14.7, R21.5.5)
+        g.remove_unmanned_order(area, "R21.5.5")
+        g.after_area_emptied(area)
+    g.combat_over(c)
+    g.check_victory()
+
+
+def _army_after_combat(g: Game, c: Combat) -> bool:
+    """The attacking army advances into the area it won, or goes back to its origin; the played cards go to
+    the discard piles (R21.5.1, R21.5.3). Returns whether the army took the area."""
+    st = g.state
     advanced = False
     if c.winner == c.attacker and c.attacking:
         if c.no_advance:
@@ -683,34 +869,20 @@ def _clean_up(g: Game, c: Combat) -> Proc:
         if card is None:
             continue
         g.discard_played(house, card, keep=house in c.keep_card, removed=card in c.removed_cards)
-    yield from _abilities(g, c, "after-combat")
-    # the March order is removed (R21.5.2) unless an after-combat ability moved it with the army that
-    # took the area (it is settled only now, after those abilities: R20.2.5)
-    if march and c.keep_march and advanced and st.house_in(c.area) == c.attacker:
-        st.orders[c.area] = march
-        g.emit("keep-march", "R21.5.2", f"{c.attacker}'s march order moves into {c.area}", area=c.area)
-    elif march:
-        g.emit("order-removed", "R21.5.2", f"{c.attacker}'s march order in {c.origin} is removed", area=c.origin)
-    for house in c.sides():
-        card = c.cards.get(house)
-        if card in c.removed_cards:
-            g.remove_card(house, card)
-    for area in list(st.orders):  # the end of Combat Clean Up: orders without units go now (R14.7, R21.5.5)
-        g.remove_unmanned_order(area, "R21.5.5")
-        g.after_area_emptied(area)
-    g.combat_over(c)
-    g.check_victory()
+    return advanced
 
 
 # The steps of a combat, in order (R19–R21). Between two of them the whole combat is data (`Combat.to_json`):
-# `resolve_combat` keeps it in the state's cursor with the next step's name and takes a checkpoint, so a game
-# restarts inside a combat from its state alone.
+# `resolve_combat` keeps it in the state's cursor with the step's name and takes a checkpoint, and rewrites it
+# at every decision inside the step, whose frames (above) say how far the step has got: a game restarts inside
+# a combat from its state alone.
 COMBAT_STAGES: tuple[tuple[str, object], ...] = (
     ("support", _open),
     ("house-cards", _house_cards),
     ("cancel", _window("cancel")),
     ("immediately", _window("immediately")),
     ("before-combat", _window("before-combat")),
+    ("tides", _tides),
     ("blade", _blade),
     ("combat-strength", _window("combat-strength")),
     ("result", _result),
@@ -727,11 +899,28 @@ STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
 
 def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
     """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
-    state), the combat is written into the cursor before each step and a checkpoint taken there."""
+    state), the combat is written into the cursor before each step and a checkpoint taken there, and written
+    again at every decision inside the step. A game restarted inside a step (`start` is the cursor's stage and
+    its frames are saved) goes on inside it."""
     for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
         if frames:
             g.state.step["combat"] = {"stage": name, **c.to_json()}
             g._checkpoint()
-        yield from stage(g, c)  # type: ignore[operator]
+            yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
+        else:
+            yield from stage(g, c)  # type: ignore[operator]
     if frames:
         g.state.step.pop("combat", None)
+
+
+def _kept_in_cursor(g: Game, c: Combat, stage: str, steps: Proc) -> Proc:
+    """Run a combat step, writing the combat as it stands into the cursor before each of its decisions (what
+    the step's abilities and choices have changed so far: cards, modifiers, support, units on the march)."""
+    answer = None
+    while True:
+        try:
+            d = steps.send(answer)
+        except StopIteration:
+            return
+        g.state.step["combat"] = {"stage": stage, **c.to_json()}
+        answer = yield d
