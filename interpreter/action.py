@@ -287,8 +287,9 @@ def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves:
     return total >= st.neutral_forces[area]
 
 
-# a march in progress: its moves, then what the march is doing (`stage`, one of MARCH_STAGES)
-MARCH_STAGES = ("moves", "leave-power", "neutral-force", "combat", "after")
+# a march in progress: its moves, then what the march is doing (its frame's `stage`)
+MOVES, LEAVE_POWER, NEUTRAL_FORCE, COMBAT, AFTER = MARCH_STAGES = ("moves", "leave-power", "neutral-force",
+                                                                   "combat", "after")
 MARCH = cursor.frame_kind(
     "action.march-order", "a march order being resolved (R16)", "R16",
     stage=("string", "what the march does now: moves (its units' moves are chosen), leave-power (whether to "
@@ -315,13 +316,13 @@ def _planned(g: Game, house: str, origin: str, moves: list[list[str]]) -> tuple[
 def resolve_march(g: Game, house: str, origin: str, token: str | None = None) -> Proc:
     st = g.state
     token = st.orders[origin]["order"] if token is None else token
-    f = cursor.enter(g, MARCH, stage="moves", moves=[], bonus=g.rules.order(token).get("value") or 0)
+    f = cursor.enter(g, MARCH, stage=MOVES, moves=[], bonus=g.rules.order(token).get("value") or 0)
     moves = f["moves"]  # the frame's own list: each move chosen is kept there at once
     planned: dict[str, int] = {}
     combat_dest = f.get("target")
-    if f["stage"] in ("moves", "leave-power"):  # the board has not changed since the moves were chosen
+    if f["stage"] in (MOVES, LEAVE_POWER):  # the board has not changed since the moves were chosen
         planned, combat_dest = _planned(g, house, origin, moves)
-    while f["stage"] == "moves":
+    while f["stage"] == MOVES:
         movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
         taken: dict[str, int] = {}
         for kind, _ in moves:
@@ -343,7 +344,7 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
         pick = yield from g.choose(house, "march", f"{house}: march from {origin} (move a unit, or done)",
                                    [*done, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
         if pick == DONE:
-            f["stage"] = "leave-power"
+            f["stage"] = LEAVE_POWER
             break
         kind, dest = pick.split(":")
         moves.append([kind, dest])
@@ -356,20 +357,20 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
         st.orders.pop(origin, None)
         g.emit("march", "R16.2", f"{house} resolves its march in {origin} without moving", house=house, area=origin)
         return
-    if f["stage"] == "leave-power":
+    if f["stage"] == LEAVE_POWER:
         yield from _move_out(g, house, origin, f, combat_dest)
-    if f["stage"] == "neutral-force":
+    if f["stage"] == NEUTRAL_FORCE:
         c = Combat(house, "", f["target"], origin, f["attacking"], f["bonus"])
         yield from _attack_neutral_force(g, c)
-        f["stage"] = "after"
-    elif f["stage"] == "combat":
+        f["stage"] = AFTER
+    elif f["stage"] == COMBAT:
         if "combat" in st.step:  # restarted inside it: the whole combat is data in the cursor
             data = st.step["combat"]
             c, stage = Combat.from_json({k: v for k, v in data.items() if k != "stage"}), data["stage"]
         else:
             c, stage = _combat(g, house, origin, f), STAGE_NAMES[0]
         yield from fight(g, c, stage)
-        f["stage"] = "after"
+        f["stage"] = AFTER
     yield from _after_attack(g, house, origin)
     cursor.leave(g, f)
 
@@ -399,16 +400,16 @@ def _move_out(g: Game, house: str, origin: str, f: dict, combat_dest: str | None
             attacking.append(unit)
         else:
             _enter(g, house, dest, unit)
-    # the march order stays until the combat is over (it may move with Loras)
+    # the march order stays until the combat is over (a house card may move it)
     moved = ", ".join(f"{k}->{d}" for k, d in moves)
     g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
     _abandoned_port(g, origin)
     if combat_dest is None:
-        f["stage"] = "after"
+        f["stage"] = AFTER
         return
     # the attackers are off the board: only the frame holds them until the attack takes them
     f["target"], f["attacking"] = combat_dest, attacking
-    f["stage"] = "neutral-force" if combat_dest in st.neutral_forces else "combat"  # R25 is not a combat (R19)
+    f["stage"] = NEUTRAL_FORCE if combat_dest in st.neutral_forces else COMBAT  # R25 is not a combat (R19)
 
 
 def _combat(g: Game, house: str, origin: str, f: dict) -> Combat:

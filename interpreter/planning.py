@@ -105,7 +105,8 @@ def placeable(g: Game, house: str) -> int:
 
 
 # the Planning Phase in progress: which of its parts (PLANNING_STAGES) is being resolved
-PLANNING_STAGES = ("before-orders", "orders", "after-orders", "raven")
+BEFORE_ORDERS, ORDERS, AFTER_ORDERS, RAVEN_STAGE = PLANNING_STAGES = ("before-orders", "orders", "after-orders",
+                                                                      "raven")
 PLANNING = cursor.frame_kind(
     "planning.phase", "the Planning Phase in progress", "R13",
     stage=("string", "its part in progress: before-orders (a rules module's choices before the orders), orders "
@@ -228,19 +229,19 @@ def planning_phase(g: Game) -> Proc:
     st = g.state
     restart = cursor.restarting(g)
     begun = cursor.within(st, "planning")  # a state with the cursor set and no frame yet: at the orders
-    f = cursor.enter(g, PLANNING, stage="orders" if begun else "before-orders")
+    f = cursor.enter(g, PLANNING, stage=ORDERS if begun else BEFORE_ORDERS)
     if not restart and not begun:
         g.emit("phase", "R13", f"round {st.round}: Planning Phase")
-    if f["stage"] == "before-orders":
+    if f["stage"] == BEFORE_ORDERS:
         yield from g.before_orders()  # an extension point (e.g. R33: who commands which house)
-        f["stage"] = "orders"
-    if f["stage"] == "orders":
+        f["stage"] = ORDERS
+    if f["stage"] == ORDERS:
         yield from assign_orders(g)
-        f["stage"] = "after-orders"
-    if f["stage"] == "after-orders":
-        yield from g.after_own_orders()  # an extension point (e.g. R34.1: the vassals' orders)
+        f["stage"] = AFTER_ORDERS
+    if f["stage"] == AFTER_ORDERS:
+        yield from g.after_own_orders()  # an extension point (e.g. R34.1: orders a rules module adds)
         reveal_orders(g)
-        f["stage"] = "raven"
+        f["stage"] = RAVEN_STAGE
     yield from messenger_raven(g)
     cursor.leave(g, f)
     cursor.clear(st)
