@@ -17,40 +17,52 @@ NONE = "none"
 DONE = "done"
 
 
+# a turn's frame: the order it resolves, chosen before anything changes (the order may leave the board, e.g. a
+# raid's or a consolidation's at once, a march's with its units when a card moves it)
+TURN = cursor.frame_kind(
+    "action.turn", "a house's turn of the Action Phase: the order it chose to resolve", "R15.2",
+    area=("string", "the area of the order being resolved"),
+    order=("string", "that order's token (order id), kept while the order leaves the board"))
+
+
 def _cycle(g: Game, order_type: str, resolve) -> Proc:
     """Resolve every order of a type: each house in turn order resolves one, until none is left (R15.2).
 
     Each turn starts at a cursor (the pass, whose turn, whether anyone acted in this pass) and a checkpoint,
-    so a restarted game goes on from the turn it stopped in."""
+    so a restarted game goes on from the turn it stopped in; inside the turn, its frame (`TURN`) names the
+    order being resolved, and the procedure resolving it goes on from its own frame."""
     st, at = g.state, cursor.ACTION_STEP.format(order_type)
     resume = cursor.resumed(st, at)
     while True:
-        midturn = None  # the combat frame of a turn stopped inside its combat
         if resume is not None:
             houses, start, acted = list(resume["pass"]), resume["next"], resume["acted"]
-            midturn, resume = resume.get("combat"), None
+            resume = None
         else:
             houses, start, acted = g.turn_order, 0, False
         for i in range(start, len(houses)):
             house = houses[i]
-            if midturn is not None:
-                yield from resume_turn(g, midturn)
-                midturn, acted = None, True
-                continue
-            areas = sorted(a for a, o in st.orders.items() if o["house"] == house
-                           and g.resolves_in_step(o, order_type))
-            if not areas:
-                continue
-            cursor.place(st, at, **{"pass": houses, "next": i, "acted": acted})
-            g._checkpoint()
-            if order_type == "consolidate-power" and _independent(g, areas):
-                area = areas[0]  # which goes first changes nothing: no question
+            if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
+                turn = cursor.enter(g, TURN)
             else:
-                area = yield from g.choose(house, f"resolve-{order_type}",
-                                           f"{house}: which {order_type} order to resolve?", areas, "R15.2",
-                                           house=house)
-            yield from resolve(g, house, area)
+                areas = sorted(a for a, o in st.orders.items() if o["house"] == house
+                               and g.resolves_in_step(o, order_type))
+                if not areas:
+                    continue
+                cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
+                g._checkpoint()
+                if order_type == "consolidate-power" and _independent(g, areas):
+                    area = areas[0]  # which goes first changes nothing: no question
+                else:
+                    area = yield from g.choose(house, f"resolve-{order_type}",
+                                               f"{house}: which {order_type} order to resolve?", areas, "R15.2",
+                                               house=house)
+                turn = cursor.enter(g, TURN, area=area, order=st.orders[area]["order"])
+            combats = g.combats
+            yield from resolve(g, house, turn["area"], turn["order"])
+            cursor.leave(g, turn)
             acted = True
+            if g.combats != combats:  # a stop after this combat sees the turn over, no frame left (scenarios)
+                g.reached(f"combat {g.combats}")
         if not acted:
             return
 
@@ -102,19 +114,31 @@ def raid_targets(g: Game, house: str, area: str) -> list[str]:
     return sorted(out)
 
 
-def resolve_raid(g: Game, house: str, area: str) -> Proc:
-    if g.order_type(g.state.orders[area]["order"]) == "raid-or-support":  # R34.4: raid now, or support later
-        use = yield from g.choose(house, "raid-or-support", f"{g.actor(house)}: use {house}'s token in "
-                                  f"{area} as a raid or keep it as a support?", ["raid", "support"], "R34.4",
-                                  area=area)
-        if use == "support":
-            g.state.orders[area]["kept"] = True
-            g.emit("keep-support", "R34.4", f"{house}'s raid/support token in {area} stays as a support", area=area)
-            return
-    targets = raid_targets(g, house, area)
-    raid = g.state.orders.pop(area)
-    pick = yield from g.choose(house, "raid", f"{house}: raid from {area} into?", [NONE, *targets],
+# the raid taken off the board before its target is chosen (R15.3): what it may still remove
+RAID = cursor.frame_kind(
+    "action.raid-target", "a raid order being resolved, already off the board: its target is asked", "R15.3",
+    targets=("strings", "the areas of the enemy orders it may remove (besides none)"))
+
+
+def resolve_raid(g: Game, house: str, area: str, token: str) -> Proc:
+    if cursor.restarting(g):  # restarted at the target question: the raid left the board before it
+        f = cursor.enter(g, RAID)
+    else:
+        if g.order_type(token) == "raid-or-support":  # R34.4: raid now, or support later
+            use = yield from g.choose(house, "raid-or-support", f"{g.actor(house)}: use {house}'s token in "
+                                      f"{area} as a raid or keep it as a support?", ["raid", "support"], "R34.4",
+                                      area=area)
+            if use == "support":
+                g.state.orders[area]["kept"] = True
+                g.emit("keep-support", "R34.4", f"{house}'s raid/support token in {area} stays as a support",
+                       area=area)
+                return
+        targets = raid_targets(g, house, area)
+        g.state.orders.pop(area)
+        f = cursor.enter(g, RAID, targets=targets)
+    pick = yield from g.choose(house, "raid", f"{house}: raid from {area} into?", [NONE, *f["targets"]],
                                "R15.3", area=area)
+    cursor.leave(g, f)
     if pick == NONE:
         g.emit("raid", "R15.3", f"{house}'s raid in {area} is removed without effect", house=house, area=area)
         return
@@ -124,7 +148,6 @@ def resolve_raid(g: Game, house: str, area: str) -> Proc:
     if g.pillages(victim["order"]):
         g.gain_power(house, 1, "R15.6", "pillage")
         g.discard_power(victim["house"], 1, "R15.6", "pillaged")
-    del raid
 
 
 # ---- marches ------------------------------------------------------------------------------------
@@ -264,14 +287,42 @@ def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves:
     return total >= st.neutral_forces[area]
 
 
-def resolve_march(g: Game, house: str, origin: str) -> Proc:
-    st = g.state
-    order = st.orders[origin]
-    bonus = g.rules.order(order["order"]).get("value") or 0
-    moves: list[tuple[str, str]] = []  # (kind, destination)
+# a march in progress: its moves, then what the march is doing (its frame's `stage`)
+MOVES, LEAVE_POWER, NEUTRAL_FORCE, COMBAT, AFTER = MARCH_STAGES = ("moves", "leave-power", "neutral-force",
+                                                                   "combat", "after")
+MARCH = cursor.frame_kind(
+    "action.march-order", "a march order being resolved (R16)", "R16",
+    stage=("string", "what the march does now: moves (its units' moves are chosen), leave-power (whether to "
+                     "leave a power token behind, R16.8), neutral-force (the attack on a neutral force, R25), "
+                     "combat (its combat, kept in step.combat, R19), after (ships in ports change hands, R24.7)"),
+    moves=("list", "the moves chosen so far, [unit kind, destination area] each"),
+    bonus=("int", "the March order's strength bonus, for its attack (R16.1.1)"),
+    target=("string", "the area its units attack, once they left (a combat's is also in step.combat)"),
+    attacking=("list", "the units attacking a neutral force, off the board meanwhile: [kind, routed] each"))
+
+
+def _planned(g: Game, house: str, origin: str, moves: list[list[str]]) -> tuple[dict[str, int], str | None]:
+    """The unit counts the moves change (area -> change) and the area they attack, if any."""
     planned: dict[str, int] = {}
-    combat_dest: str | None = None
-    while True:
+    combat_dest = None
+    for _, dest in moves:
+        planned[origin] = planned.get(origin, 0) - 1
+        planned[dest] = planned.get(dest, 0) + 1
+        if _triggers_combat(g, house, dest):
+            combat_dest = dest
+    return planned, combat_dest
+
+
+def resolve_march(g: Game, house: str, origin: str, token: str | None = None) -> Proc:
+    st = g.state
+    token = st.orders[origin]["order"] if token is None else token
+    f = cursor.enter(g, MARCH, stage=MOVES, moves=[], bonus=g.rules.order(token).get("value") or 0)
+    moves = f["moves"]  # the frame's own list: each move chosen is kept there at once
+    planned: dict[str, int] = {}
+    combat_dest = f.get("target")
+    if f["stage"] in (MOVES, LEAVE_POWER):  # the board has not changed since the moves were chosen
+        planned, combat_dest = _planned(g, house, origin, moves)
+    while f["stage"] == MOVES:
         movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
         taken: dict[str, int] = {}
         for kind, _ in moves:
@@ -293,18 +344,42 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
         pick = yield from g.choose(house, "march", f"{house}: march from {origin} (move a unit, or done)",
                                    [*done, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
         if pick == DONE:
+            f["stage"] = LEAVE_POWER
             break
         kind, dest = pick.split(":")
-        moves.append((kind, dest))
+        moves.append([kind, dest])
         planned[origin] = planned.get(origin, 0) - 1
         planned[dest] = planned.get(dest, 0) + 1
         if _triggers_combat(g, house, dest):
             combat_dest = dest
     if not moves:
+        cursor.leave(g, f)
         st.orders.pop(origin, None)
         g.emit("march", "R16.2", f"{house} resolves its march in {origin} without moving", house=house, area=origin)
         return
-    # a power token left behind (R16.8, R23.2)
+    if f["stage"] == LEAVE_POWER:
+        yield from _move_out(g, house, origin, f, combat_dest)
+    if f["stage"] == NEUTRAL_FORCE:
+        c = Combat(house, "", f["target"], origin, f["attacking"], f["bonus"])
+        yield from _attack_neutral_force(g, c)
+        f["stage"] = AFTER
+    elif f["stage"] == COMBAT:
+        if "combat" in st.step:  # restarted inside it: the whole combat is data in the cursor
+            data = st.step["combat"]
+            c, stage = Combat.from_json({k: v for k, v in data.items() if k != "stage"}), data["stage"]
+        else:
+            c, stage = _combat(g, house, origin, f), STAGE_NAMES[0]
+        yield from fight(g, c, stage)
+        f["stage"] = AFTER
+    yield from _after_attack(g, house, origin)
+    cursor.leave(g, f)
+
+
+def _move_out(g: Game, house: str, origin: str, f: dict, combat_dest: str | None) -> Proc:
+    """The march's units leave: a power token may stay behind (R16.8, R23.2), peaceful moves happen at once and
+    the attackers wait off the board (R16.4.2). Sets the frame's next stage."""
+    st = g.state
+    moves = f["moves"]
     emptied = len(moves) == len(st.units_in(origin, house))
     a = g.board.area(origin)
     if (emptied and a.is_land and g.state.houses[house].power > 0 and origin not in st.power_tokens
@@ -317,7 +392,6 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
             g.emit("power-token", "R23.2.1", f"{house} leaves a power token in {origin}", house=house, area=origin)
     elif emptied and a.is_land and a.home != house and origin not in st.power_tokens:
         g.area_left_unmarked(house, origin)
-    # peaceful moves happen with the attack (R16.4.2); the attackers wait off the board
     attacking: list[list] = []
     for kind, dest in moves:
         idx = next(i for i, u in enumerate(st.units[origin]["units"]) if u[0] == kind and not u[1])
@@ -326,44 +400,39 @@ def resolve_march(g: Game, house: str, origin: str) -> Proc:
             attacking.append(unit)
         else:
             _enter(g, house, dest, unit)
-    if origin in st.orders and st.house_in(origin) != house:
-        pass  # the march order stays until the combat is over (it may move with Loras)
+    # the march order stays until the combat is over (a house card may move it)
     moved = ", ".join(f"{k}->{d}" for k, d in moves)
     g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
     _abandoned_port(g, origin)
     if combat_dest is None:
-        st.orders.pop(origin, None)
-        yield from port_consequences(g)
-        g.after_march(house)
-        g.check_victory()
+        f["stage"] = AFTER
         return
+    # the attackers are off the board: only the frame holds them until the attack takes them
+    f["target"], f["attacking"] = combat_dest, attacking
+    f["stage"] = NEUTRAL_FORCE if combat_dest in st.neutral_forces else COMBAT  # R25 is not a combat (R19)
+
+
+def _combat(g: Game, house: str, origin: str, f: dict) -> Combat:
+    """The combat a march starts, its attackers off the board in the frame (R19)."""
+    st = g.state
+    combat_dest = f["target"]
+    attacking = f.pop("attacking")  # the combat holds them from now on (step.combat)
     # ship transport (R17) brought the attack unless only flying units made the trip (R38.4)
     transported = (g.board.area(combat_dest).is_land and not g.board.are_adjacent(origin, combat_dest)
                    and any(not g.can_fly(u[0]) for u in attacking))
-    if combat_dest in st.neutral_forces:  # an attack on a neutral force (R25), not a combat (R19)
-        yield from _attack_neutral_force(g, house, origin, combat_dest, attacking, bonus)
-        yield from _after_attack(g, house, origin)
-        return
     defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
-    yield from fight(g, Combat(house, defender, combat_dest, origin, attacking, bonus, transported))
+    return Combat(house, defender, combat_dest, origin, attacking, f["bonus"], transported)
 
 
 def fight(g: Game, c: Combat, stage: str = STAGE_NAMES[0]) -> Proc:
-    """The combat of a march and what follows it, from the combat's step `stage` (a restarted game resumes a
-    combat from the frame its cursor holds: `resume_turn`)."""
+    """The combat of a march, from the combat's step `stage` (a restarted game resumes a combat from the data its
+    cursor holds, `step.combat`)."""
     g.embattled = c.area
     try:
         yield from resolve_combat(g, c, stage, frames=True)
     finally:
         g.embattled = None
-    yield from _after_attack(g, c.attacker, c.origin)
     g.combats += 1
-    g.reached(f"combat {g.combats}")
-
-
-def resume_turn(g: Game, frame: dict) -> Proc:
-    """Continue a march turn stopped inside its combat: the cursor's combat frame is the whole combat."""
-    yield from fight(g, Combat.from_json({k: v for k, v in frame.items() if k != "stage"}), frame["stage"])
 
 
 def _after_attack(g: Game, house: str, origin: str) -> Proc:
@@ -430,41 +499,58 @@ def _enter(g: Game, house: str, dest: str, unit: list) -> None:
     g.take_area(dest, house)
 
 
-def _attack_neutral_force(g: Game, house: str, origin: str, area: str, attacking: list[list], bonus: int) -> Proc:
-    """Strength (units, order, support) must reach the token's (R25.2, R25.3); no cards, no blade."""
+def _attack_neutral_force(g: Game, c: Combat) -> Proc:
+    """Strength (units, order, support) must reach the token's (R25.2, R25.3); no cards, no blade. The attackers
+    are `c.attacking`, off the board (the march's frame keeps them until this is over)."""
     st = g.state
-    c = Combat(house, "", area, origin, attacking, bonus)
+    house, area = c.attacker, c.area
     c.defender = "__neutral__"
     yield from _call_for_support(g, c)
     strength = c.initial(g, house)
     need = st.neutral_forces[area]
     if strength >= need:
         del st.neutral_forces[area]
-        for u in attacking:
+        for u in c.attacking:
             _enter(g, house, area, u)
         g.emit("neutral-force", "R25.3", f"{house} ({strength}) defeats the neutral force in {area} ({need})",
                house=house, area=area)
         g.neutral_force_defeated(house, area)
     else:
-        for u in attacking:
-            st.add_unit(origin, house, u[0], u[1])
+        for u in c.attacking:
+            st.add_unit(c.origin, house, u[0], u[1])
         g.emit("neutral-force", "R25.3", f"{house} ({strength}) is too weak for the neutral force in {area} ({need}); "
                "the units stay", house=house, area=area)
 
 
 # ---- consolidate power ----------------------------------------------------------------------------
 
+# a special Consolidate Power order in a castle area, off the board, asks power or muster (R18.3)
+CONSOLIDATE = cursor.frame_kind(
+    "action.consolidate-order", "a special Consolidate Power order being resolved, already off the board: "
+    "power or muster", "R18.3",
+    how=("string", "the answer, power or muster ('' while asked); a muster is in progress after muster"))
+
+
 def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
     st = g.state
-    order = st.orders.pop(area)
-    rec = g.rules.order(order["order"])
     a = g.board.area(area)
-    if rec["star"] and a.is_land and g.castle_level(area) != "none":
-        how = yield from g.choose(house, "consolidate", f"{house}: special consolidate power in {area}: power or "
-                                  "muster?", ["power", "muster"], "R18.3", area=area)
+    if cursor.restarting(g):  # restarted at its question or inside its muster: the order is off the board
+        f: dict | None = cursor.enter(g, CONSOLIDATE)
+    else:
+        rec = g.rules.order(st.orders.pop(area)["order"])
+        special = rec["star"] and a.is_land and g.castle_level(area) != "none"
+        f = cursor.enter(g, CONSOLIDATE, how="") if special else None
+    if f is not None:
+        if not f["how"]:
+            f["how"] = yield from g.choose(house, "consolidate", f"{house}: special consolidate power in {area}: "
+                                           "power or muster?", ["power", "muster"], "R18.3", area=area)
+            if f["how"] == "muster":
+                g.emit("consolidate", "R18.3", f"{house} musters in {area}", house=house, area=area)
+        how = f["how"]
         if how == "muster":
-            g.emit("consolidate", "R18.3", f"{house} musters in {area}", house=house, area=area)
             yield from muster(g, house, [area], "R18.3")
+        cursor.leave(g, f)
+        if how == "muster":
             return
     if a.is_sea:
         g.emit("consolidate", "R18.2.1", f"{house}'s consolidate power in the sea area {area} yields nothing",
@@ -478,9 +564,9 @@ def resolve_consolidate(g: Game, house: str, area: str) -> Proc:
     g.gain_power(house, amount, "R18.2", f"consolidate power in {area}")
 
 
-def _resolve_consolidate_step(g: Game, house: str, area: str) -> Proc:
+def _resolve_consolidate_step(g: Game, house: str, area: str, token: str) -> Proc:
     """Consolidate power orders, and orders that resolve at that time (a rules module's, R18.4)."""
-    if g.order_type(g.state.orders[area]["order"]) == "consolidate-power":
+    if g.order_type(token) == "consolidate-power":
         yield from resolve_consolidate(g, house, area)
     else:
         yield from g.resolve_other_order(house, area)

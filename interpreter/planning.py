@@ -104,6 +104,24 @@ def placeable(g: Game, house: str) -> int:
     return _legal_and_placeable(g, house)[1]
 
 
+# the Planning Phase in progress: which of its parts (PLANNING_STAGES) is being resolved
+BEFORE_ORDERS, ORDERS, AFTER_ORDERS, RAVEN_STAGE = PLANNING_STAGES = ("before-orders", "orders", "after-orders",
+                                                                      "raven")
+PLANNING = cursor.frame_kind(
+    "planning.phase", "the Planning Phase in progress", "R13",
+    stage=("string", "its part in progress: before-orders (a rules module's choices before the orders), orders "
+                     "(the houses place theirs, the cursor says whose turn, R13.2), after-orders (a rules "
+                     "module's orders after them, then the reveal, R13.4), raven (the Messenger Raven, R13.5)"))
+# one house placing its orders: the orders placed so far are on the board, face down
+PLACING = cursor.frame_kind(
+    "planning.house-orders", "a house placing its orders, one area at a time", "R13.2",
+    next=("int", "the area (0-based, in the sorted list of the areas holding its units) asked next"))
+# the Messenger Raven: after a look at the top wildling card its holder decides where it goes
+RAVEN = cursor.frame_kind(
+    "planning.raven", "the Messenger Raven's holder looked at the top wildling card and places it", "R13.5.2",
+    card=("string", "the card looked at (the top of the wildling deck)"))
+
+
 def assign_orders(g: Game) -> Proc:
     """Every house puts one order in each area holding its units while it has a legal token (R13.2).
 
@@ -117,16 +135,22 @@ def assign_orders(g: Game) -> Proc:
         house = houses[i]
         if not g.places_own_orders(house):
             continue  # its orders come after the houses' own (R34.1)
-        cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": houses, "next": i})
-        g._checkpoint()
-        areas = st.areas_of(house)
-        for i, area in enumerate(areas):
+        if cursor.restarting(g):  # restarted inside this house's placements: its frame says which area is next
+            f = cursor.enter(g, PLACING)
+        else:
+            cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
+            g._checkpoint()
+            f = cursor.enter(g, PLACING, next=0)
+        areas = st.areas_of(house)  # the units do not move in this phase
+        for k in range(f["next"], len(areas)):
+            area = areas[k]
             options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
-            if len(areas) - i > room:
+            if len(areas) - k > room:
                 options = [*options, NONE]
+            f["next"] = k
             token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
                                         area=area)
             if token == NONE:
@@ -134,17 +158,23 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-    yield from g.after_own_orders()
-    placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(st.orders.items())}
+        cursor.leave(g, f)
+
+
+def reveal_orders(g: Game) -> None:
+    placed = {a: f"{o['house']}:{o['order']}" for a, o in sorted(g.state.orders.items())}
     g.emit("reveal-orders", "R13.4", f"orders revealed ({len(placed)})", orders=placed)
 
 
 def messenger_raven(g: Game) -> Proc:
     """The Raven holder may swap one of its orders or look at the top wildling card (R13.5)."""
     st = g.state
+    holder = g.holder(g.token_of_track(g.raven_track))
+    if cursor.restarting(g):  # restarted at the question where the card looked at goes
+        yield from _place_wildling_card(g, holder, cursor.enter(g, RAVEN))
+        return
     if st.raven_used:
         return
-    holder = g.holder(g.token_of_track(g.raven_track))
     options = [PASS, LOOK]
     for area, o in sorted(st.orders.items()):
         if o["house"] != holder:
@@ -164,16 +194,23 @@ def messenger_raven(g: Game) -> Proc:
         top = st.wildling_deck[0]
         g.emit("raven-look", "R13.5.2", f"{holder} looks at the top wildling card", house=holder,
                secret={"card": top})
-        where = yield g.ask(holder, "wildling-top", f"{holder}: leave {top} on top or put it at the bottom?",
-                            ["top", "bottom"], "R13.5.2", card=top)
-        if where == "bottom":
-            st.wildling_deck.append(st.wildling_deck.pop(0))
-            g.emit("raven-bottom", "R13.5.2", f"{holder} puts the top wildling card at the bottom", house=holder)
+        yield from _place_wildling_card(g, holder, cursor.enter(g, RAVEN, card=top))
         return
     _, area, tok = choice.split(":")
     old = st.orders[area]["order"]
     st.orders[area] = {"house": holder, "order": tok}
     g.emit("raven-swap", "R13.5.1", f"{holder} replaces its {old} in {area} with {tok}", house=holder, area=area)
+
+
+def _place_wildling_card(g: Game, holder: str, f: dict) -> Proc:
+    """The card looked at stays on top or goes to the bottom of the wildling deck (R13.5.2)."""
+    st, top = g.state, f["card"]
+    where = yield g.ask(holder, "wildling-top", f"{holder}: leave {top} on top or put it at the bottom?",
+                        ["top", "bottom"], "R13.5.2", card=top)
+    cursor.leave(g, f)
+    if where == "bottom":
+        st.wildling_deck.append(st.wildling_deck.pop(0))
+        g.emit("raven-bottom", "R13.5.2", f"{holder} puts the top wildling card at the bottom", house=holder)
 
 
 def remove_unresolvable(g: Game) -> None:
@@ -187,11 +224,26 @@ def remove_unresolvable(g: Game) -> None:
 
 
 def planning_phase(g: Game) -> Proc:
-    if not cursor.within(g.state, "planning"):
-        g.emit("phase", "R13", f"round {g.state.round}: Planning Phase")
+    """Orders, their reveal, the Messenger Raven (R13). Its frame says which part is in progress, so a restart
+    goes on there: inside a house's placements, among a rules module's orders after them, at the Raven."""
+    st = g.state
+    restart = cursor.restarting(g)
+    begun = cursor.within(st, "planning")  # a state with the cursor set and no frame yet: at the orders
+    f = cursor.enter(g, PLANNING, stage=ORDERS if begun else BEFORE_ORDERS)
+    if not restart and not begun:
+        g.emit("phase", "R13", f"round {st.round}: Planning Phase")
+    if f["stage"] == BEFORE_ORDERS:
         yield from g.before_orders()  # an extension point (e.g. R33: who commands which house)
-    yield from assign_orders(g)
-    cursor.clear(g.state)
+        f["stage"] = ORDERS
+    if f["stage"] == ORDERS:
+        yield from assign_orders(g)
+        f["stage"] = AFTER_ORDERS
+    if f["stage"] == AFTER_ORDERS:
+        yield from g.after_own_orders()  # an extension point (e.g. R34.1: orders a rules module adds)
+        reveal_orders(g)
+        f["stage"] = RAVEN_STAGE
     yield from messenger_raven(g)
+    cursor.leave(g, f)
+    cursor.clear(st)
     remove_unresolvable(g)
-    g.state.forbidden_orders = []  # restrictions last for this Planning Phase only (R6.5)
+    st.forbidden_orders = []  # restrictions last for this Planning Phase only (R6.5)
