@@ -77,17 +77,19 @@ def restart_procedure(rules: Rules, game: Game) -> tuple[Game, Generator]:
         proc = g.at_round_start()
     elif at == mod_bank.OTHER_ORDER:
         proc = g.resolve_other_order(d.house, d.info["area"])
+    elif at == mod_bank.STARTING_LOANS:
+        proc = g.after_setup()
     else:
         raise AssertionError(f"no MoD procedure keeps the frame {at!r}")
     return g, proc
 
 
-def _differs(rules: Rules, game: Game, answers: list | RandomAgent) -> str | None:
+def _differs(rules: Rules, game: Game, answers: list | RandomAgent, twin: Game | None = None) -> str | None:
     """How the restarted procedure differs from `game` (None: it does not): the same decision, the state
     unchanged and no event on the way, then, with the `answers` (a list, or 2 of an agent's), the same events,
-    states and decisions for as long as the procedure asks."""
+    states and decisions for as long as the procedure asks (`twin`, played on: a copy of `game`)."""
     g, proc = restart_procedure(rules, game)
-    twin, start = game.clone(), game.event_count
+    twin, start = twin or game.clone(), game.event_count
     got = next(proc, None)
     for step in range(len(answers) + 1 if isinstance(answers, list) else 3):
         if got is None:
@@ -190,6 +192,26 @@ def test_an_iron_bank_order_restarts_though_it_is_off_the_board(rules):
     assert _differs(rules, game, ["savvy-steward"]) is None
 
 
+def test_a_starting_loan_restarts_inside_its_effect(rules):
+    """A variant's starting loan is taken during the setup; its effect asks where (R40.4)."""
+    from maester.dsl.compile import compile_paths, default_content_dir
+    from maester.interpreter.rules import apply_variant
+
+    from .test_patches import PACKS
+
+    pack = "dance-with-mother-of-dragons"
+    variant = Rules(apply_variant(compile_paths([default_content_dir(), PACKS / pack]), pack))
+    game, twin = (new_game(variant, "mod-8p", seed=1, options=ModOptions(rounds=1)) for _ in range(2))
+    d = game.decision
+    assert game.state.phase == "setup" and game.mod_state.loans == {"lannister": ["pyromancer"]}
+    assert game.state.frames == [{"at": "mod.starting-loans", "next": 0, "loan": "pyromancer"}]
+    assert (d.house, d.kind, d.info["card"]) == ("lannister", "choose", "pyromancer")
+    assert d.options == ["braavos", "crackclaw-point", "flints-finger", "harrenhal", "moat-cailin", "starfall",
+                         "storms-end", "the-reach", "the-vale-of-arryn", "white-harbor", "yronwood"]
+    # Game.clone and Game.restarted run the setup again on a state in the setup phase: the twin is a new game
+    assert _differs(variant, game, [d.options[0]], twin=twin) is None
+
+
 # ---- the strict check, over MoD games ----------------------------------------------------------------
 
 GAMES = [("mod-3p", 1, False), ("mod-4p-with-targaryen", 2, True), ("mod-5p-without-targaryen", 3, False),
@@ -204,10 +226,12 @@ def test_every_decision_of_the_module_restarts_its_procedure_from_the_state_alon
         game, agents = _game(rules, setup, seed, tides, rounds=6)
         while game.decision is not None:
             d = game.decision
-            # a decision inside a card effect a MoD procedure runs (a loan's) is the effect's own, not checked here
-            if d.kind in MINE and any(f["at"].startswith("mod.") for f in game.state.frames):
+            if d.kind in MINE:  # a loan effect asks the effect evaluator's kinds (choose, place-unit): not these
                 checked[d.kind] += 1
-                why = _differs(rules, game, RandomAgent(seed * 97 + d.number))
+                if not any(f["at"].startswith("mod.") for f in game.state.frames):
+                    why = f"no frame of the module: {game.state.frames}"
+                else:
+                    why = _differs(rules, game, RandomAgent(seed * 97 + d.number))
                 if why is not None:
                     failed.setdefault(d.kind, f"{setup} seed {seed} decision {d.number}: {why}")
             game.answer(agents[d.house].act(game, d))
