@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from maester.dsl.diagnostics import MaesterError
 
-from . import mod_effects  # noqa: F401  (registers the module's effect primitives)
+from . import cursor, mod_effects  # noqa: F401  (mod_effects registers the module's effect primitives)
 from .decisions import IllegalDecision
 from .game import Game, Options, Proc
-from .mod_bank import IronBankRules
+from .mod_bank import STARTING_LOANS, IronBankRules
 from .mod_loyalty import LoyaltyRules
 from .mod_state import DragonsStateAccess
 from .mod_vassals import VassalRules
@@ -99,20 +99,30 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
 
     def after_setup(self) -> Proc:
         """Starting loans of the setup (a variant's per-house value): taken free, resolved at once (R40.4)."""
-        st = self.state
-        for house, loans in self.setup_rec.get("starting_loans", {}).items():
-            if house not in st.houses or self.is_vassal(house):
-                continue  # a vassal holds no loans (R40.1)
-            for wanted in loans:
-                deck = self.mod_state.loan_deck
-                pick = (deck[0] if deck else None) if wanted == "random" else wanted
+        st, ms = self.state, self.mod_state
+        wanted = [(house, loan) for house, loans in self.setup_rec.get("starting_loans", {}).items()
+                  if house in st.houses and not self.is_vassal(house)  # a vassal holds no loans (R40.1)
+                  for loan in loans]
+        if not wanted:
+            return
+        f = cursor.enter(self, STARTING_LOANS, next=0, loan=None)  # the saved one on a restart
+        for i in range(f["next"], len(wanted)):
+            f["next"] = i
+            house, want = wanted[i]
+            if f["loan"] is None:
+                deck = ms.loan_deck
+                pick = (deck[0] if deck else None) if want == "random" else want
                 if pick in deck:
                     deck.remove(pick)
-                elif pick in self.mod_state.bank:  # the named loan was revealed at setup: the next one takes its slot
-                    self.mod_state.bank[self.mod_state.bank.index(pick)] = deck.pop(0) if deck else None
+                elif pick in ms.bank:  # the named loan was revealed at setup: the next one takes its slot
+                    ms.bank[ms.bank.index(pick)] = deck.pop(0) if deck else None
                 else:
                     continue  # the deck is empty (the compiler refuses a named loan not in the deck)
-                yield from self.take_loan(house, pick, "a starting loan of the setup")
+                f["loan"] = pick
+                self._hold_loan(house, pick, "a starting loan of the setup")
+            yield from self._loan_effect(house, f["loan"])
+            f["loan"] = None
+        cursor.leave(self, f)
 
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
     def leave(self, house: str) -> None:
@@ -137,9 +147,10 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
         self.mod_state.leaving = []
 
     def at_round_start(self) -> Proc:
-        self._apply_leaving()
-        self.shift_bank()
-        self.advance_dragons()
+        if not cursor.restarting(self):  # else the game restarts inside the interest: the rest is done
+            self._apply_leaving()
+            self.shift_bank()
+            self.advance_dragons()
         yield from self._interest()
 
     def after_march(self, house: str) -> None:

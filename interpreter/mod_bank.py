@@ -11,8 +11,28 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .game import Proc
 
+from . import cursor
 from .effects import Scope, run
 from .mustering import muster
+
+NONE = "none"
+IRON_BANK, MUSTER_ORDER = "iron-bank", "defense-or-muster"  # the order types resolved here (R40.4, R34.5)
+
+# the frames of the bank's procedures (cursor.py): what a restart inside them must know
+INTEREST = cursor.frame_kind(
+    "mod.interest", "loan interest at the start of the round: each house pays 1 power per loan, in turn order; "
+    "every unpaid power costs it a unit, chosen by another house", "R40.6",
+    house=("int", "the house whose interest is being settled, 0-based in turn order"),
+    unpaid=("int", "the units it still loses for the power it could not pay"))
+OTHER_ORDER = cursor.frame_kind(
+    "mod.other-order", "an order resolved in the Consolidate Power step that is not consolidate power: an Iron "
+    "Bank order or a vassal's muster order (taken off the board)", "R18.4",
+    order=("string", "the order token being resolved"),
+    loan=("string-or-null", "the loan bought with it, whose effect is being resolved; null: none bought yet"))
+STARTING_LOANS = cursor.frame_kind(
+    "mod.starting-loans", "the setup's starting loans, taken free and resolved one by one", "R40.4",
+    next=("int", "the starting loan being resolved, 0-based (the setup's houses in order, each one's loans)"),
+    loan=("string-or-null", "the loan it turned out to be, whose effect is being resolved; null: not taken yet"))
 
 
 class IronBankRules:
@@ -29,12 +49,16 @@ class IronBankRules:
 
     def _interest(self) -> Proc:
         """Each loan costs 1 power at the start of the Westeros Phase; unpaid power costs units (R40.6)."""
-        for house in self.turn_order:
-            owed = len(self.mod_state.loans.get(house, []))
-            if not owed:
-                continue
-            paid = self.discard_power(house, owed, "R40.6.1", "loan interest")
-            for _ in range(owed - paid):
+        houses = self.turn_order
+        if cursor.restarting(self):
+            f = cursor.enter(self, INTEREST)
+        else:
+            if not any(self.mod_state.loans.get(h) for h in houses):
+                return
+            f = cursor.enter(self, INTEREST, house=0, unpaid=self._pay_interest(houses[0]))
+        while True:
+            house = houses[f["house"]]
+            while f["unpaid"] > 0:
                 chooser = self.holder(self.token_of_track(self.blade_track))
                 if chooser == house:
                     others = [h for h in self.state.tracks[self.blade_track] if h != house and not self.is_vassal(h)]
@@ -45,9 +69,22 @@ class IronBankRules:
                     break
                 pick = yield from self.choose(chooser, "interest-loss", f"{chooser}: destroy a unit of {house} "
                                               "(unpaid interest)", options, "R40.6.2")
+                f["unpaid"] -= 1
                 area, kind = pick.split(":")
                 idx = next(i for i, u in enumerate(self.state.units[area]["units"]) if u[0] == kind)
                 self.destroy_unit(area, idx, "R40.6.2", "unpaid interest")
+            if f["house"] + 1 == len(houses):
+                break
+            f["house"] += 1
+            f["unpaid"] = self._pay_interest(houses[f["house"]])
+        cursor.leave(self, f)
+
+    def _pay_interest(self, house: str) -> int:
+        """The house pays its interest (R40.6.1): the power it could not pay."""
+        owed = len(self.mod_state.loans.get(house, []))
+        if not owed:
+            return 0
+        return owed - self.discard_power(house, owed, "R40.6.1", "loan interest")
 
     def _update_discount_holder(self) -> None:
         """The Braavos token follows control of its area: a player taking control receives it at once; while
@@ -79,21 +116,33 @@ class IronBankRules:
 
     def resolve_other_order(self, house: str, area: str) -> Proc:
         st = self.state
-        order = st.orders.pop(area, None)
-        if order is None:
-            return
-        kind = self.order_type(order["order"])
-        if kind == "iron-bank":
-            yield from self._buy_loan(house, area)
-        elif kind == "defense-or-muster":
-            a = self.board.area(area)
-            if a.is_land and self.castle_level(area) != "none":  # no effect in a port (R34.5)
+        if cursor.restarting(self):  # the order is off the board: its frame says which it was and how far it got
+            f = cursor.enter(self, OTHER_ORDER)
+        else:
+            order = st.orders.pop(area, None)
+            if order is None:
+                return
+            kind = self.order_type(order["order"])
+            if kind == IRON_BANK:
+                if self.is_vassal(house) or not self.mod_state.bank:
+                    return
+                self._update_discount_holder()
+            elif kind == MUSTER_ORDER:
+                a = self.board.area(area)
+                if not a.is_land or self.castle_level(area) == "none":  # no effect in a port (R34.5)
+                    why = "in a port" if a.is_port else "without a castle or stronghold"
+                    self.emit("muster-order", "R34.5", f"{house}'s muster order in {area} has no effect ({why})",
+                              area=area)
+                    return
                 self.emit("muster-order", "R34.5", f"{house} musters in {area} (vassal muster order)", area=area)
-                yield from muster(self, house, [area], "R34.5")
             else:
-                why = "in a port" if a.is_port else "without a castle or stronghold"
-                self.emit("muster-order", "R34.5", f"{house}'s muster order in {area} has no effect ({why})",
-                          area=area)
+                return
+            f = cursor.enter(self, OTHER_ORDER, order=order["order"], loan=None)
+        if self.order_type(f["order"]) == IRON_BANK:
+            yield from self._buy_loan(house, area, f)
+        else:
+            yield from muster(self, house, [area], "R34.5")
+        cursor.leave(self, f)
 
     def consolidate_purchases(self, house: str, power: int) -> tuple:
         """The loans the house could buy with this much power (R40.4), without and with the discount token (its
@@ -105,29 +154,35 @@ class IronBankRules:
                            if loan is not None and max(0, self.game_rec["loan_costs"][slot] - off) <= power)
                      for off in (0, discount))
 
-    def _buy_loan(self, house: str, area: str) -> Proc:
-        st = self.state
-        if self.is_vassal(house) or not self.mod_state.bank:
-            return
-        self._update_discount_holder()
-        options = ["none"]
-        for slot, loan in enumerate(self.mod_state.bank):
-            if loan is not None and self.loan_cost(house, slot) <= st.houses[house].power:
-                options.append(loan)
-        pick = yield from self.choose(house, "buy-loan", f"{house}: buy a loan from the Iron Bank?", options, "R40.4",
-                                      area=area)
-        if pick == "none":
-            return
-        slot = self.mod_state.bank.index(pick)
-        cost = self.loan_cost(house, slot)
-        self.discard_power(house, cost, "R40.4.2", f"loan {pick}")
-        self.mod_state.bank[slot] = None
-        yield from self.take_loan(house, pick, f"for {cost} power")
+    def _buy_loan(self, house: str, area: str, f: dict) -> Proc:
+        """An Iron Bank order may buy one loan of the bank it can pay for (R40.4); its frame is `f`."""
+        if f["loan"] is None:
+            st, bank = self.state, self.mod_state.bank
+            options = [NONE] + [loan for slot, loan in enumerate(bank)
+                                if loan is not None and self.loan_cost(house, slot) <= st.houses[house].power]
+            pick = yield from self.choose(house, "buy-loan", f"{house}: buy a loan from the Iron Bank?", options,
+                                          "R40.4", area=area)
+            if pick == NONE:
+                return
+            slot = bank.index(pick)
+            cost = self.loan_cost(house, slot)
+            self.discard_power(house, cost, "R40.4.2", f"loan {pick}")
+            bank[slot] = None
+            f["loan"] = pick
+            self._hold_loan(house, pick, f"for {cost} power")
+        yield from self._loan_effect(house, f["loan"])
 
     def take_loan(self, house: str, pick: str, how: str) -> Proc:
         """A house holds a loan (interest from now on) and resolves its effect at once (R40.4)."""
+        self._hold_loan(house, pick, how)
+        yield from self._loan_effect(house, pick)
+
+    def _hold_loan(self, house: str, pick: str, how: str) -> None:
         self.mod_state.loans.setdefault(house, []).append(pick)
         self.emit("loan", "R40.4", f"{house} takes the loan {pick} {how}", house=house, loan=pick)
+
+    def _loan_effect(self, house: str, pick: str) -> Proc:
+        """The loan's effect, called the same way on a restart inside it (its own frames are the effect's)."""
         loan = self.rules.bundle["loans"][pick]
         sc = Scope(vars={"buyer": house}, owner=house, card=pick, rule="R41")
         yield from run(self, loan["effect"], sc)

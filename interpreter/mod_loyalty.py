@@ -11,8 +11,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .game import Proc
 
+from . import cursor
 from .game import GameOver
 from .mod_effects import add_loyalty
+
+KEEP = "keep"
+# the frame of the bid gifts (cursor.py): the bids as given so far, who is giving and how much it still holds
+GIVE_BIDS = cursor.frame_kind(
+    "mod.give-bids", "the houses that give away their bids hand them out, token by token (revealed bids)", "R36.4",
+    bids=("object", "house -> its bid after the gifts so far (a giver's own bid is 0 once it starts giving)"),
+    next=("int", "the house giving now, 0-based among the givers (houses with a bid, in turn order)"),
+    left=("int", "the bid tokens that house still holds"))
 
 
 class LoyaltyRules:
@@ -24,24 +33,33 @@ class LoyaltyRules:
 
     def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
         """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""
-        bids = dict(bids)  # the revealed bids (already recorded) stay as they were
         givers = [h for h in self.turn_order if self.rules.house(h).get("gives_away_bids") and bids.get(h, 0) > 0]
-        for giver in givers:
-            left = bids.get(giver, 0)
-            bids[giver] = 0
-            while left > 0:
-                options = ["keep"] + [h for h in self.turn_order if h != giver and h in bids]
-                pick = yield from self.choose(giver, "give-bid", f"{giver}: give one of your {left} bid tokens to?",
-                                              options, "R36.4.2", track=track)
-                if pick == "keep":
+        if not givers:
+            return dict(bids)
+        start = dict(bids)  # the revealed bids (already recorded) stay as they were
+        start[givers[0]] = 0
+        f = cursor.enter(self, GIVE_BIDS, bids=start, next=0, left=bids[givers[0]])  # the saved one on a restart
+        out = f["bids"]
+        while True:
+            giver = givers[f["next"]]
+            while f["left"] > 0:
+                options = [KEEP] + [h for h in self.turn_order if h != giver and h in out]
+                pick = yield from self.choose(giver, "give-bid", f"{giver}: give one of your {f['left']} bid tokens "
+                                              "to?", options, "R36.4.2", track=track)
+                if pick == KEEP:
                     break
-                bids[pick] += 1
-                left -= 1
+                out[pick] += 1
+                f["left"] -= 1
                 self.emit("give-bid", "R36.4.3", f"{giver} adds 1 to {pick}'s bid", house=pick)
-        if givers:
-            self.emit("bids", "R36.4.3", "bids after the gifts: " + ", ".join(f"{h} {b}" for h, b in bids.items()
-                                                                              if b), bids=dict(bids))
-        return bids
+            if f["next"] + 1 == len(givers):
+                break
+            f["next"] += 1
+            nxt = givers[f["next"]]
+            f["left"], out[nxt] = out.get(nxt, 0), 0
+        self.emit("bids", "R36.4.3", "bids after the gifts: " + ", ".join(f"{h} {b}" for h, b in out.items() if b),
+                  bids=dict(out))
+        cursor.leave(self, f)
+        return dict(out)
 
     # ---- victory (R26, R37) -----------------------------------------------------------------------------
     def victory_table(self) -> dict[str, int]:

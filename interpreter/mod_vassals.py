@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import cursor
 from .decisions import IllegalDecision
 from .position import GIFT
 
@@ -14,7 +15,20 @@ if TYPE_CHECKING:
     from .game import Proc
 
 PASS = "pass"
+DONE = "done"
 VASSAL_SET = "vassal"  # the order set of vassal tokens (R34.1)
+
+# the frames of the planning procedures (cursor.py): what a restart inside them must know
+CHOOSE_COMMANDERS = cursor.frame_kind(
+    "mod.choose-commanders", "the players take the vassals they command this round, in turn order", "R33.3",
+    queue=("strings", "the players still to choose (with repeats: one entry per vassal set), in turn order; the "
+                      "first is choosing now, and a player who passes adds the next player"))
+VASSAL_ORDERS = cursor.frame_kind(
+    "mod.vassal-orders", "the commanders place their vassals' orders, after the players' own", "R34.1",
+    next=("int", "the vassal being ordered, 0-based among the commanded vassals (commanders in turn order, each "
+                 "one's vassals by name)"),
+    placed=("int", "the orders placed for that vassal so far"),
+    left=("strings", "the vassal order tokens still unused for that vassal"))
 
 
 class VassalRules:
@@ -133,25 +147,31 @@ class VassalRules:
 
     # ---- planning: commanders and vassal orders (R33, R34) ---------------------------------------------------
     def before_orders(self) -> Proc:
+        """The players take the vassals they command, one vassal set each in turn order (R33.3, R33.4)."""
         ms = self.mod_state
-        ms.commanders = {}
         players = [h for h in self.turn_order if not self.is_vassal(h)]
-        if not ms.vassals or not players:
-            return
-        holders = [players[i % len(players)] for i in range(len(ms.vassals))]
-        unclaimed = list(ms.vassals)
-        queue = sorted(holders, key=players.index)
-        last = players[-1]
-        while unclaimed and queue:
-            holder = queue.pop(0)
+        if cursor.restarting(self):  # the commanders taken so far are in the state, the queue in the frame
+            f = cursor.enter(self, CHOOSE_COMMANDERS)
+        else:
+            ms.commanders = {}
+            if not ms.vassals or not players:
+                return
+            holders = [players[i % len(players)] for i in range(len(ms.vassals))]
+            f = cursor.enter(self, CHOOSE_COMMANDERS, queue=sorted(holders, key=players.index))
+        queue, last = f["queue"], players[-1]
+        while queue:
+            unclaimed = [v for v in ms.vassals if v not in ms.commanders]  # sorted, as the vassals are
+            if not unclaimed:
+                break
+            holder = queue[0]
             if holder == last:
                 for v in unclaimed:
                     ms.commanders[v] = last
                 self.emit("commander", "R33.4", f"{last} commands {', '.join(unclaimed)}", house=last)
-                unclaimed = []
                 break
             pick = yield from self.choose(holder, "choose-vassal", f"{holder}: command a vassal or pass?",
                                           [PASS, *sorted(unclaimed)], "R33.3")
+            queue.pop(0)
             if pick == PASS:
                 nxt = players[players.index(holder) + 1]
                 queue.append(nxt)
@@ -159,29 +179,37 @@ class VassalRules:
                 self.emit("commander", "R33.3", f"{holder} passes its vassal set to {nxt}", house=holder)
                 continue
             ms.commanders[pick] = holder
-            unclaimed.remove(pick)
             self.emit("commander", "R33.3", f"{holder} commands {pick}", house=holder, vassal=pick)
+        cursor.leave(self, f)
 
     def after_own_orders(self) -> Proc:
         """Each commander places up to two tokens of a vassal set for each vassal it commands (R34.1)."""
         st = self.state
         tokens = self.rules.orders_of_set(VASSAL_SET)
-        for commander in [h for h in self.turn_order if not self.is_vassal(h)]:
-            for vassal in sorted(v for v, c in self.mod_state.commanders.items() if c == commander):
-                left = list(tokens)
-                for _ in range(self.game_rec["vassal_orders_per_vassal"] or 0):
-                    areas = [a for a in st.areas_of(vassal) if a not in st.orders]
-                    options = [f"{a}:{t}" for a in areas for t in sorted(set(left))
-                               if t not in st.forbidden_orders]
-                    if not options:
-                        break
+        per = self.game_rec["vassal_orders_per_vassal"] or 0
+        ordered = [(commander, vassal) for commander in self.turn_order if not self.is_vassal(commander)
+                   for vassal in sorted(v for v, c in self.mod_state.commanders.items() if c == commander)]
+        if not ordered or not per:
+            return
+        f = cursor.enter(self, VASSAL_ORDERS, next=0, placed=0, left=list(tokens))  # the saved one on a restart
+        while f["next"] < len(ordered):
+            commander, vassal = ordered[f["next"]]
+            left = f["left"]
+            pick = DONE
+            if f["placed"] < per:
+                areas = [a for a in st.areas_of(vassal) if a not in st.orders]
+                options = [f"{a}:{t}" for a in areas for t in sorted(set(left)) if t not in st.forbidden_orders]
+                if options:
                     pick = yield from self.choose(commander, "vassal-order", f"{commander}: an order for {vassal}",
-                                                  ["done", *options], "R34.1", vassal=vassal)
-                    if pick == "done":
-                        break
-                    area, tok = pick.split(":")
-                    st.orders[area] = {"house": vassal, "order": tok}
-                    left.remove(tok)
+                                                  [DONE, *options], "R34.1", vassal=vassal)
+            if pick == DONE:  # the next vassal, with a full set of tokens
+                f["next"], f["placed"], f["left"] = f["next"] + 1, 0, list(tokens)
+                continue
+            area, tok = pick.split(":")
+            st.orders[area] = {"house": vassal, "order": tok}
+            left.remove(tok)
+            f["placed"] += 1
+        cursor.leave(self, f)
 
     def raven_may_swap(self, area: str) -> bool:
         return not self.is_vassal(self.state.orders[area]["house"])  # R34.8
