@@ -239,13 +239,7 @@ def test_every_decision_of_the_module_restarts_its_procedure_from_the_state_alon
     assert all(checked[k] > 0 for k in MINE), checked
 
 
-# the whole strict check (tests/restarts.py) also needs the callers of the module's procedures to call them the
-# same way on a restart: planning.py emits the phase event again before `before_orders` and re-asks the house
-# orders before `after_own_orders`; westeros.py emits the phase event again before `at_round_start`, and
-# re-asks the bids before `adjust_bids`; action.py asks again which order to resolve (the Iron Bank order is
-# off the board). Until they do, the check fails for these kinds; it must pass once they do (strict xfail).
-CALLERS_NOT_READY = pytest.mark.xfail(strict=True, reason="the callers in planning.py, westeros.py and action.py "
-                                      "do not yet call the module's procedures the same way on a restart")
+# the whole strict check (tests/restarts.py) for the module's kinds: its procedures and their callers together
 
 
 @pytest.fixture(scope="module")
@@ -256,7 +250,7 @@ def strict_report(rules) -> Report:
     return total
 
 
-@pytest.mark.parametrize("kind", [pytest.param(k, marks=CALLERS_NOT_READY) for k in MINE])
+@pytest.mark.parametrize("kind", MINE)
 def test_the_strict_restart_check_passes_for_the_module_kinds(strict_report, kind):
     assert strict_report.checked[kind] > 0
     assert strict_report.failed[kind] == 0, strict_report.first[kind]
