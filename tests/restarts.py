@@ -50,6 +50,35 @@ def restart_here(rules: Rules, game: Game) -> Game:
     return type(game).restarted(rules, state, replace(game.options), json.loads(json.dumps(game.run_counts())))
 
 
+def replayed(game: Game) -> Game:
+    """The same position reached the long way: the history rerun from the latest checkpoint (a reference for a
+    restart that does not itself restart from the current state)."""
+    return game._rebuilt(len(game.answers), game.actions)
+
+
+def differs(reference: Game, again: Game, agents: dict, ahead: int) -> str | None:
+    """How `again` differs from `reference` over the next `ahead` answers, chosen by `agents` (None: not at all);
+    both are played on."""
+    start = len(reference.events)
+    for step in range(ahead + 1):
+        d, e = reference.decision, again.decision
+        if (d is None) != (e is None):
+            return f"after {step} answers: {'no decision' if e is None else e.kind} where the game asks " \
+                   f"{'nothing' if d is None else d.kind}"
+        if d is not None and d.to_json() != e.to_json():
+            return f"after {step} answers: asks {e.to_json()} instead of {d.to_json()}"
+        if again.state.hash() != reference.state.hash():
+            return f"after {step} answers: the state differs"
+        if again.events != reference.events[start:]:
+            return f"after {step} answers: other events"
+        if d is None:
+            return None
+        answer = agents[d.house].act(reference, d)
+        reference.answer(answer)
+        again.answer(answer)
+    return None
+
+
 def _why(rules: Rules, game: Game, record: list[tuple[dict, str, int]], events: list[dict], answers: list,
          i: int, ahead: int) -> str | None:
     """How a restart from `game`'s state at decision `i` differs from the recorded game over the next `ahead`

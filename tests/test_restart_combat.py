@@ -21,7 +21,7 @@ from maester.interpreter.mod import ModOptions, new_game
 from maester.interpreter.rules import Rules
 from maester.interpreter.scenario import Scenario, run_scenario
 
-from .restarts import _why, restart_here
+from .restarts import differs, replayed, restart_here
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 # the decision kinds the combat procedure asks itself (card abilities ask `choose`, `may`, ... through the
@@ -253,7 +253,7 @@ def _check_here(rules: Rules, game: Game, seed: int, report: collections.Counter
         return
     report[d.kind] += 1
     agents = {h: RandomAgent(seed * 97 + d.number + i) for i, h in enumerate(game.state.houses)}
-    why = _why(game.clone(), restart_here(rules, game), agents, 2)
+    why = differs(replayed(game), restart_here(rules, game), agents, 2)
     if why is not None:
         failures.append(f"{d.kind} #{d.number}: {why}")
 

@@ -110,28 +110,55 @@ def test_every_card_effect_restarts_from_the_state_at_each_of_its_decisions(rule
     assert not failures, "\n".join(failures[:20])
 
 
-def test_a_restart_inside_a_choice_keeps_the_picks_and_bindings(rules):
-    """A wildling card whose lowest bidder picks several units one at a time: restarted between two picks,
-    the game asks the second pick with the first one gone from the options."""
+def _var(name: str) -> dict:
+    return {"node": "var", "var": name}
+
+
+def _id(value: str, type_: str) -> dict:
+    return {"node": "id", "id": value, "type": type_}
+
+
+# let n = 2; choose t from [fiefdoms, kings-court] by stark { move-on-track(stark, t, last);
+# may(stark) { gain-power(stark, n) } }: the body changes the state, then asks
+ASKS_INSIDE_A_CHOICE = [
+    {"node": "let", "let": "n", "value": 2},
+    {"node": "choose", "choose": "t", "by": _id("stark", "house"),
+     "from": {"node": "list", "list": [_id("fiefdoms", "track"), _id("kings-court", "track")]},
+     "body": [{"node": "call", "do": "move-on-track", "at": "test:1:1",
+               "args": {"house": _id("stark", "house"), "track": _var("t"), "to": _id("last", "end")}},
+              {"node": "may", "may": _id("stark", "house"), "at": "test:2:1",
+               "body": [{"node": "call", "do": "gain-power", "at": "test:3:1",
+                         "args": {"house": _id("stark", "house"), "amount": _var("n")}}]}],
+     "at": "test:1:0"},
+]
+
+
+def test_a_restart_inside_a_choice_keeps_the_pick_its_binding_and_what_the_body_did(rules):
+    """Restarted at a question the body of a `choose` asks after changing the state: the game has the pick in
+    the choose's frame and the block's binding in its own, does not move Stark a second time, and with `yes`
+    gains the 2 power the binding says."""
     state = _position(rules)
-    for _name, effect, scope_args in _effects(rules):
-        cls = type("Effect", (EffectOnly,), {"effect": effect, "scope_args": scope_args})
-        game = cls(rules, "base-4p", seed=3, state=GameState.from_json(state.to_json()), options=Options())
-        if game.decision is None or game.decision.kind != "choose":
-            continue
-        first = game.decision
-        game.answer(first.options[0])
-        frame = next((f for f in game.state.frames if f["at"] == "effect.choose"), None)
-        if game.decision is None or frame is None or frame["running"] or game.decision.kind != "choose" \
-                or not frame["picks"]:
-            continue  # not two picks of one statement in a row
-        assert frame["picks"] == [first.options[0]]
-        saved = json.loads(json.dumps(game.state.to_json()))
-        again = cls.restarted(rules, GameState.from_json(saved), Options(), game.run_counts())
-        assert again.decision.to_json() == game.decision.to_json()
-        assert again.state.frames == saved["frames"]
-        return
-    pytest.fail("no card effect asks two picks in a row: the test has nothing to show")
+    cls = type("Effect", (EffectOnly,), {"effect": ASKS_INSIDE_A_CHOICE, "scope_args": {"card": None, "rule": "R0"}})
+    game = cls(rules, "base-4p", seed=3, state=GameState.from_json(state.to_json()), options=Options())
+    assert (game.decision.kind, game.decision.options) == ("choose", ["fiefdoms", "kings-court"])
+    game.answer("kings-court")
+    assert game.decision.kind == "may"
+    assert game.state.tracks["kings-court"][-1] == "stark"
+    saved = json.loads(json.dumps(game.state.to_json()))
+    frames = {f["at"]: f for f in saved["frames"]}
+    outer, body = (f for f in saved["frames"] if f["at"] == "effect.block")
+    assert (outer["next"], outer["vars"]) == (1, {"n": 2})  # the choose, after the let
+    assert (body["next"], body["vars"]) == (1, {"n": 2, "t": "kings-court"})  # the may, after the move
+    assert frames["effect.choose"]["picks"] == ["kings-court"] and frames["effect.choose"]["running"] == 1
+    assert frames["effect.may"]["taken"] is None
+    again = cls.restarted(rules, GameState.from_json(saved), Options(), game.run_counts())
+    assert again.decision.to_json() == game.decision.to_json()
+    assert again.state.to_json() == saved and again.events == []
+    power = again.state.houses["stark"].power
+    again.answer("yes")
+    assert again.decision is None and again.state.frames == []
+    assert again.state.houses["stark"].power == power + 2
+    assert [e["type"] for e in again.events] == ["power"]
 
 
 def test_effect_frames_are_declared(rules):
