@@ -28,7 +28,7 @@ TURN = cursor.frame_kind(
 def _cycle(g: Game, order_type: str, resolve) -> Proc:
     """Resolve every order of a type: each house in turn order resolves one, until none is left (R15.2).
 
-    Each turn starts at a cursor (the pass, whose turn, whether anyone acted in this pass) and a checkpoint,
+    Each turn starts at a cursor (the pass, whose turn, whether anyone acted in this pass),
     so a restarted game goes on from the turn it stopped in; inside the turn, its frame (`TURN`) names the
     order being resolved, and the procedure resolving it goes on from its own frame."""
     st, at = g.state, cursor.ACTION_STEP.format(order_type)
@@ -49,7 +49,6 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 if not areas:
                     continue
                 cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
-                g._checkpoint()
                 if order_type == "consolidate-power" and _independent(g, areas):
                     area = areas[0]  # which goes first changes nothing: no question
                 else:

@@ -873,7 +873,7 @@ def _army_after_combat(g: Game, c: Combat) -> bool:
 
 
 # The steps of a combat, in order (R19–R21). Between two of them the whole combat is data (`Combat.to_json`):
-# `resolve_combat` keeps it in the state's cursor with the step's name and takes a checkpoint, and rewrites it
+# `resolve_combat` keeps it in the state's cursor with the step's name, and rewrites it
 # at every decision inside the step, whose frames (above) say how far the step has got: a game restarts inside
 # a combat from its state alone.
 COMBAT_STAGES: tuple[tuple[str, object], ...] = (
@@ -899,13 +899,12 @@ STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
 
 def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
     """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
-    state), the combat is written into the cursor before each step and a checkpoint taken there, and written
+    state), the combat is written into the cursor before each step, and written
     again at every decision inside the step. A game restarted inside a step (`start` is the cursor's stage and
     its frames are saved) goes on inside it."""
     for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
         if frames:
             g.state.step["combat"] = {"stage": name, **c.to_json()}
-            g._checkpoint()
             yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
         else:
             yield from stage(g, c)  # type: ignore[operator]

@@ -186,23 +186,16 @@ class Game(RulesHooks):
     def decision_count(self) -> int:
         return self._count
 
-    def _checkpoint(self, phase_start: bool = False) -> None:
-        """The procedure is at a point it can restart from with the state alone: remember it. A point with no
-        answer since the last one is skipped (restarting at the earlier one reruns no answer, and the snapshot
-        is most of a checkpoint's cost), except a phase's start, which replaces it."""
-        if self._restart_answers == len(self.answers):  # still at the point this game restarted from
+    def _checkpoint_at_phase_start(self) -> None:
+        """Keep the state at a phase's start: the points `undo` reruns the answers from (the state alone goes
+        on from any decision; only going back needs the past). A restart inside a phase keeps none."""
+        if self.state.step or self.state.frames or self._restart_answers == len(self.answers):
             return
         last = self.checkpoints[-1] if self.checkpoints else None
         if last is not None and last.answers == len(self.answers) and len(self.checkpoints) > 1:
-            if not phase_start:
-                return
             self.checkpoints.pop()  # no decision since the last one: the later point reruns less
         self.checkpoints.append(Checkpoint.take(self.state, len(self.answers), self.event_count, self._count,
                                                 self._run_counts()))
-
-    def _checkpoint_at_phase_start(self) -> None:
-        if not self.state.step:  # a phase begun already restarts inside, at its cursor's checkpoint
-            self._checkpoint(phase_start=True)
 
     def _run_counts(self) -> dict:
         """What this run keeps outside the state that a restart needs (see `Checkpoint.run`)."""

@@ -139,7 +139,6 @@ def assign_orders(g: Game) -> Proc:
             f = cursor.enter(g, PLACING)
         else:
             cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
-            g._checkpoint()
             f = cursor.enter(g, PLACING, next=0)
         areas = st.areas_of(house)  # the units do not move in this phase
         for k in range(f["next"], len(areas)):

@@ -108,7 +108,6 @@ def westeros_phase(g: Game) -> Proc:
         deck, card = drawn[i]
         restart = cursor.restarting(g)  # inside this card's resolution: it was announced already
         cursor.place(st, cursor.WESTEROS_RESOLVE, drawn=drawn, next=i)
-        g._checkpoint()
         rec = g.rules.westeros_card(card)
         if not restart:
             g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)

@@ -52,10 +52,10 @@ def _play_until(game: Game, agents: dict, stop, limit: int = 5000) -> bool:
 
 @pytest.mark.parametrize("setup,seed,tides", [("base-4p", 5, False), ("mod-6p-with-targaryen", 1, True),
                                               ("mod-8p", 1, False)])
-def test_from_the_state_alone_at_every_checkpoint(rules, setup, seed, tides):
-    """Every checkpoint of a game, given as a bare state to a new game, continues it exactly: with the
-    answers given after that point the new game asks the same decisions, reaches the same states (checked
-    for the next answers) and, from some of them, ends in the same final state."""
+def test_every_checkpoint_is_a_phase_start_that_continues_the_game(rules, setup, seed, tides):
+    """Checkpoints (what undo reruns from) are the starts of phases, with an empty cursor and no frame; each,
+    given as a bare state to a new game, asks the same decisions and reaches the same states, and from some
+    of them ends in the same final state."""
     game = new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, rounds=4))
     agents = _agents(game, seed)
     asked, hashes = [], []
@@ -63,17 +63,18 @@ def test_from_the_state_alone_at_every_checkpoint(rules, setup, seed, tides):
         asked.append(game.decision.to_json())
         hashes.append(game.state.hash())
         game.answer(agents[game.decision.house].act(game, game.decision))
-    places = {c.state["step"].get("at") for c in game.checkpoints}
-    assert {None, cursor.WESTEROS_RESOLVE, cursor.PLANNING_ORDERS, "action.march"} <= places
-    assert any("combat" in c.state["step"] for c in game.checkpoints), "no checkpoint inside a combat"
+    states = [c.state for c in game.checkpoints]
+    assert all(s["step"] == {} and s["frames"] == [] for s in states)
+    assert {s["phase"] for s in states} == {"westeros", "planning", "action"}
+    assert len(game.checkpoints) >= 3 * 3  # three phases a round (no Westeros Phase in round 1)
     for k, cp in enumerate(game.checkpoints[1:]):
         if cp.run.get("later"):
             continue  # a citation kept for a later event lives in the run, not the state (tested below)
         g = _from_state_alone(rules, game, cp.state)
-        to_the_end = k % 10 == 0
+        to_the_end = k % 4 == 0
         for i in range(cp.answers, len(game.answers) if to_the_end else min(cp.answers + 12, len(game.answers))):
             got, want = g.decision.to_json(), asked[i]
-            where = f"checkpoint at answer {cp.answers} ({cp.state['step'].get('at')}): decision {i}"
+            where = f"checkpoint at answer {cp.answers} ({cp.state['phase']}): decision {i}"
             assert (got["house"], got["kind"], got["options"]) == (want["house"], want["kind"], want["options"]), where
             assert g.state.hash() == hashes[i], where
             g.answer(game.answers[i])
@@ -81,26 +82,24 @@ def test_from_the_state_alone_at_every_checkpoint(rules, setup, seed, tides):
             assert g.decision is None and g.state.hash() == game.state.hash()
 
 
-def test_inside_a_combat_the_resume_point_is_the_combat_step(rules):
-    """At a house card choice the position resumes from the combat frame: attacker, defender, embattled area
-    and the attacking units are data in the state, and only the answers of this combat are rerun (a step
-    without answers since the last checkpoint takes none of its own)."""
+def test_inside_a_combat_the_saved_state_holds_the_combat(rules):
+    """At the defender's house card choice the saved state alone holds the combat: attacker, defender,
+    embattled area and the attacking units in `step.combat`, the attacker's card chosen (face down) in the
+    combat's frame; the position goes on from it."""
     game = new_game(rules, "base-6p", seed=21)
     agents = _agents(game, 21)
-    kinds = []
-    found = _play_until(game, agents, lambda g: kinds.append(g.decision.kind) or (
-        g.decision.kind == "house-card" and not g.decision.info.get("card")))
+    chosen = []
+    found = _play_until(game, agents, lambda g: (
+        g.decision.kind == "house-card" and not g.decision.info.get("card")
+        and (chosen.append(g.decision.house) or len(chosen) >= 2) and chosen[-1] != chosen[-2]))
     assert found, "no combat in this game"
     doc = json.loads(json.dumps(game.to_state()))
-    resume = doc["checkpoints"][-1]
-    frame = resume["state"]["step"]["combat"]
-    assert resume["state"]["step"]["at"] == "action.march"
-    assert frame["stage"] in ("support", "house-cards")
-    assert frame["area"] == game.decision.info["area"]
+    frame = doc["state"]["step"]["combat"]
+    assert doc["state"]["step"]["at"] == "action.march"
+    assert frame["stage"] == "house-cards" and frame["area"] == game.decision.info["area"]
     assert game.decision.house in (frame["attacker"], frame["defender"])
-    assert frame["cards"] == {} and frame["attacking"], "the attacking units wait off the board, in the frame"
-    rerun = kinds[resume["answers"]:-1]  # the answers given since the resume point
-    assert set(rerun) <= {"support", "house-card"}, rerun
+    assert frame["attacking"], "the attacking units wait off the board, in the combat"
+    assert any(f["at"] == "combat.house-cards" for f in doc["state"]["frames"])
     again = Game.from_state(rules, doc)
     assert again.decision.to_json() == game.decision.to_json()
 
