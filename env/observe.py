@@ -5,9 +5,10 @@ what a house sees (and a test inspects it for leaks):
 
 - orders before the reveal (R13.4): kept in `state.orders` from the first placement. A house sees its
   own (and those of the vassals it commands); others' as `"hidden"` until the round's `reveal-orders`.
-- bids before the reveal (R10.2, R11.3): locals of the bidding procedure (`houses[h].power` drops only
-  at the reveal). Nothing is seen until the `bids` event; then `last_bid`.
-- the opponent's house card (R20.1): locals of the combat procedure; seen at the `reveal` event.
+- bids before the reveal (R10.2, R11.3): in the bidding procedure's frame (`state.frames`; `houses[h].power`
+  drops only at the reveal). Nothing is seen until the `bids` event; then `last_bid`.
+- the opponent's house card (R20.1): in the combat (`state.step`) and its frames; seen at the `reveal` event.
+- no view shows `state.step` or `state.frames`: the procedures' progress holds these secrets.
 - the order of the decks (R4.2): `state.decks`, `wildling_deck`, `tides_deck`, `loan_deck`: sizes only.
 - the top wildling card (R13.5.2): the `raven-look` event's `secret`; seen by the house that looked,
   while that card is still on top.

@@ -61,9 +61,10 @@ def _rerun(game, upto_answers: list, on_decision=None):
 
 
 def _since_phase_start(checkpoints: list[Checkpoint]) -> list[Checkpoint]:
-    """The checkpoints up to the current phase's start (or an earlier one). A later checkpoint (a house's turn,
-    a combat step) holds in its state the secret choices made before it — other houses' face-down orders, a
-    card chosen for the combat — which a determinization must be free to redraw."""
+    """The checkpoints up to the current phase's start (or an earlier one). Checkpoints are phase starts; a state
+    later in the phase holds the secret choices made since — other houses' face-down orders, the bids and a
+    card chosen for the combat in its frames — which a determinization must be free to redraw, so it reruns
+    from the phase's start."""
     for k in range(len(checkpoints) - 1, -1, -1):
         if not checkpoints[k].at:
             return checkpoints[:k + 1]
