@@ -290,6 +290,14 @@ def _plain(value):
 
 def _compile_statement(st: dict) -> Callable:
     kind = _node(st)
+    if kind in ("if", "for") and _is_pure(st):
+        # a statement of a block that asks, which itself never waits: run plainly, with no frame to keep
+        plain = _compile_pure_statement(st)
+
+        def run_plain(g, sc):
+            plain(g, sc)
+            return ()
+        return run_plain
     if kind == "call":
         name = st["do"]
         args = [(k, compiled_expr(v)) for k, v in st["args"].items()]

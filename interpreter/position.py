@@ -159,6 +159,10 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) 
         raise
 
 
+# what going on from a document's state, or rerunning its history, raises when the document is wrong
+_REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError)
+
+
 def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Game:
     if doc["bundle_format"].split(".")[0] != rules.bundle["format_version"].split(".")[0]:
         raise _fail(f"the position was saved with bundle format {doc['bundle_format']}, this bundle is "
@@ -181,7 +185,7 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     run = {"events": doc["events"], "decisions": pending, **(doc.get("run") or {})}
     try:
         game = cls.restarted(rules, state, options, run, (history["answers"], history["actions"], checkpoints))
-    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as e:
+    except _REPLAY_ERRORS as e:
         raise _fail(f"the game cannot go on from the position's state: {e}",
                     "was it edited, or saved with another version of the content?") from None
     if game.state.to_json() != doc["state"]:
@@ -201,7 +205,7 @@ def _check_history(cls: type[Game], rules: Rules, doc: dict, options, checkpoint
     answers, actions = doc["history"]["answers"], doc["history"]["actions"]
     try:
         again = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
-    except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as e:
+    except _REPLAY_ERRORS as e:
         raise _fail(f"the position's history cannot be replayed from its checkpoint: {e}",
                     "was it edited, or saved with another version of the content?") from None
     if again.state.to_json() != doc["state"]:
