@@ -20,10 +20,10 @@ import json
 import statistics
 import time
 
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules
+from maester.interpreter.procedures.game import Game
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

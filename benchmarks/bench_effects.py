@@ -34,11 +34,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from maester.interpreter.combat import Combat
-from maester.interpreter.combat import _scope as combat_scope
+from maester.interpreter.core.rules import Rules
 from maester.interpreter.effects import run_ability
-from maester.interpreter.game import Game
-from maester.interpreter.rules import Rules
+from maester.interpreter.procedures.combat import Combat
+from maester.interpreter.procedures.combat import _scope as combat_scope
+from maester.interpreter.procedures.game import Game
 
 SETUP = "base-6p"
 # the land battle: an army marches from Stoney Sept into Riverrun (a stronghold); support may come from

@@ -37,11 +37,16 @@ sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(
 sys.path.insert(0, sys.argv[1])
 for name in [m for m in sys.modules if m == "maester" or m.startswith("maester.")]:
     del sys.modules[name]
-import maester.interpreter.game as gm
+try:  # the interpreter's layer folders (since 2026-12); older trees keep every module at the top
+    import maester.interpreter.procedures.game as gm
+    from maester.interpreter.frontends.agents import agents_for
+    from maester.interpreter.core.rules import Rules
+except ImportError:
+    import maester.interpreter.game as gm
+    from maester.interpreter.agents import agents_for
+    from maester.interpreter.rules import Rules
 assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
-from maester.interpreter.agents import agents_for
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules
 rules = Rules.default()
 setup, first, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 t0 = time.perf_counter()
@@ -68,7 +73,7 @@ def parse_args(argv):
 
 
 def _choices(seed: int):
-    from maester.interpreter.rng import Rng, seed_state
+    from maester.interpreter.core.rng import Rng, seed_state
 
     holder = type("Holder", (), {})()
     holder.rng = seed_state(seed)

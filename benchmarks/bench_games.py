@@ -16,9 +16,9 @@ import statistics
 import sys
 import time
 
-from maester.interpreter.agents import agents_for
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

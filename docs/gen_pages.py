@@ -14,7 +14,7 @@ import mkdocs_gen_files
 from maester.dsl import compile_paths
 from maester.dsl.compile import default_content_dir
 from maester.dsl.english import English
-from maester.interpreter.rules import Rules
+from maester.interpreter.core.rules import Rules
 from maester.tools import position
 from maester.tools.render import board_svg, render_svg
 from maester.tools.view import view_html

@@ -1,7 +1,7 @@
 """The shape of compiled effects: the kind of a node and its children, read from the registry's NODES.
 
 Tools that look at effects without running them (lint, the English renderer, the language server)
-go through `kind` and `walk`; the interpreter runs them through its one evaluator (interpreter/effects.py).
+go through `kind` and `walk`; the interpreter runs them through its one evaluator (interpreter/effects/).
 Neither guesses a node's kind from which keys it has.
 """
 

@@ -2,7 +2,7 @@
 docs/effects.md is generated from this table and the registry (dsl/effect_docs.py).
 
 For each primitive of the registry: what it reads, what it changes in the state, the decision it asks
-(a kind of interpreter/decision_kinds.py, with its answers) and the events it emits (types of the
+(a kind of interpreter/core/decision_kinds.py, with its answers) and the events it emits (types of the
 event log). Arguments are evaluated before the primitive runs (docs/effects.md, node `call`); an
 argument that names something absent (a house not in the game, a card not in the pile) makes the
 primitive do nothing unless said otherwise. tests/test_effect_docs.py fails when a primitive has no

@@ -26,8 +26,8 @@ import json
 from collections.abc import Iterable
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
-from maester.interpreter.decision_kinds import DECISION_KINDS
-from maester.interpreter.rules import Rules
+from maester.interpreter.core.decision_kinds import DECISION_KINDS
+from maester.interpreter.core.rules import Rules
 
 # Answer words of card effects' `choose-one` (its options are the choice keys and the improvement words),
 # beyond the words the decision catalogue declares (`answer_words`).
@@ -50,7 +50,7 @@ def answer_words() -> set[str]:
     for kind in DECISION_KINDS.values():
         walk(kind.answers)
     return words
-ATTACK_AREA = "@attack"  # units on the march during a combat (interpreter/combat.py ATTACK)
+ATTACK_AREA = "@attack"  # units on the march during a combat (interpreter/procedures/combat.py ATTACK)
 MAX_UNIT_INDEX = 10  # a unit reference `area#i`: no area holds more units than this
 
 

@@ -49,7 +49,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
-from maester.interpreter.decisions import IllegalDecision
+from maester.interpreter.core.decisions import IllegalDecision
 
 from .actions import ActionTable
 from .observe import Encoder, lean_view, view

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from maester.interpreter.decision_kinds import DECISION_KINDS as CATALOGUE
-from maester.interpreter.mod_state import DragonsState
-from maester.interpreter.rules import Rules
+from maester.interpreter.core.decision_kinds import DECISION_KINDS as CATALOGUE
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.mod.state import DragonsState
 
 HIDDEN = "hidden"
 AFTER_REVEAL = ("messenger-raven", "wildling-top")  # Planning Phase decisions asked once orders are face up
 PHASES = ("setup", "westeros", "planning", "action", "over")
-# The declared decision kinds (interpreter/decision_kinds.py), in declaration order; anything else is `other`.
+# The declared decision kinds (interpreter/core/decision_kinds.py), in declaration order; anything else is `other`.
 DECISION_KINDS = (*CATALOGUE, "other")
 
 

@@ -157,7 +157,7 @@ class _EngineBox:
 
 
 def _unbox(variant: str | None, position: str, events: str) -> _EngineBox:
-    from maester.interpreter.game import Game
+    from maester.interpreter.procedures.game import Game
 
     g = Game.from_state(rules_for(variant), json.loads(position))
     g.events, g._event_base = json.loads(events), 0  # the whole story, for the views

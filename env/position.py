@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from maester.interpreter.core.rules import Rules
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.mod_state import DragonsState
-from maester.interpreter.rules import Rules
+from maester.interpreter.mod.state import DragonsState
 
 
 @lru_cache(maxsize=8)

@@ -18,11 +18,11 @@ The agent is deterministic for a seed: its own generator draws the determinizati
 
 from __future__ import annotations
 
-from maester.interpreter.agents import HeuristicAgent, RandomAgent
-from maester.interpreter.decisions import Decision, IllegalDecision
-from maester.interpreter.mod_state import DragonsState
-from maester.interpreter.position import Checkpoint
-from maester.interpreter.rng import Rng, seed_state
+from maester.interpreter.core.decisions import Decision, IllegalDecision
+from maester.interpreter.core.position import Checkpoint
+from maester.interpreter.core.rng import Rng, seed_state
+from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
+from maester.interpreter.mod.state import DragonsState
 
 from .observe import known_wildling_top
 

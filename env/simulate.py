@@ -30,7 +30,7 @@ class GameSpec:
 
 
 def make_agent(kind: str, seed: int, spec: GameSpec):
-    from maester.interpreter.agents import HeuristicAgent, RandomAgent
+    from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
 
     if kind == "random":
         return RandomAgent(seed)

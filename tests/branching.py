@@ -7,8 +7,8 @@ to `game.clone()` once it exists; nothing else here depends on how the copy is m
 
 from __future__ import annotations
 
-from maester.interpreter.game import Game
 from maester.interpreter.mod import new_game
+from maester.interpreter.procedures.game import Game
 
 FOLLOW = 40  # decisions followed after the answer to tell two branches apart
 

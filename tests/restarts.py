@@ -12,11 +12,11 @@ import json
 import sys
 from dataclasses import dataclass, field, replace
 
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.procedures.game import Game
 
 # (setup, seed, tides of battle): base and MoD, 3 to 8 players
 GAMES = [("base-3p", 1, False), ("base-4p", 2, True), ("base-6p", 3, False), ("mod-6p-with-targaryen", 4, True),

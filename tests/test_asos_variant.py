@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from maester.interpreter.agents import agents_for
+from maester.interpreter.core.rules import Rules, apply_variant
+from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules, apply_variant
 
 BASE_HOUSES = ("stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell")
 

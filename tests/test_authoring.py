@@ -47,7 +47,7 @@ def test_the_authoring_walkthrough_works_as_written(tmp_path):
     from maester.dsl import compile_paths
     from maester.dsl.compile import default_content_dir
     from maester.dsl.diff import diff_bundles
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     base = compile_paths(None)
     recipes = [p for p in sorted((tmp_path / "packs").iterdir()) if p.name not in ("dragonglass", "my-rule")]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from maester.interpreter.rules import Rules
+from maester.interpreter.core.rules import Rules
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 

@@ -8,7 +8,7 @@ import networkx as nx
 import pytest
 
 from maester.dsl import BundleError
-from maester.interpreter.board import Board
+from maester.interpreter.core.board import Board
 
 
 @pytest.fixture(scope="module")

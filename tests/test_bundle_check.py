@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
-from maester.interpreter.bundle_check import check_bundle
-from maester.interpreter.rules import Rules, validate_all
+from maester.interpreter.core.bundle_check import check_bundle
+from maester.interpreter.core.rules import Rules, validate_all
 from maester.tools.cli import app
 
 

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from maester.dsl.diagnostics import MaesterError
-from maester.interpreter import formats
-from maester.interpreter.conformance import bundle_digest, check_directory, replay_vector
-from maester.interpreter.decision_kinds import DECISION_KINDS
-from maester.interpreter.vector_format import VECTOR_FORMAT, VECTOR_VERSION, vector_schema_text
+from maester.interpreter.core import formats
+from maester.interpreter.core.decision_kinds import DECISION_KINDS
+from maester.interpreter.core.vector_format import VECTOR_FORMAT, VECTOR_VERSION, vector_schema_text
+from maester.interpreter.frontends.conformance import bundle_digest, check_directory, replay_vector
 
 from .conftest import REPO
 
@@ -26,7 +26,7 @@ RENLY = VECTORS / "base--cards--renly-baratheon.json"
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 
@@ -69,7 +69,7 @@ def test_the_shipped_index_follows_its_schema():
 def test_the_vector_schema_file_is_generated_from_the_format():
     on_disk = (REPO / "schemas" / "vector.schema.json").read_text(encoding="utf-8")
     assert on_disk == vector_schema_text(), ("schemas/vector.schema.json is stale: run python -c 'from "
-                                             "maester.interpreter.vector_format import write_vector_schema; "
+                                             "maester.interpreter.core.vector_format import write_vector_schema; "
                                              "write_vector_schema()'")
 
 

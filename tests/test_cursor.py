@@ -12,13 +12,13 @@ import json
 
 import pytest
 
-from maester.interpreter import cursor
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.combat import STAGE_NAMES, Combat
-from maester.interpreter.game import Game
+from maester.interpreter.core import cursor
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.procedures.combat import STAGE_NAMES, Combat
+from maester.interpreter.procedures.game import Game
 
 from . import restarts
 from .conftest import REPO
@@ -151,7 +151,7 @@ def test_the_schema_declares_the_engine_places_and_combat_fields():
 
 
 def test_the_state_schema_lists_every_declared_frame():
-    from maester.interpreter.state_schema import state_schema_text
+    from maester.interpreter.frontends.state_schema import state_schema_text
 
     on_disk = (REPO / "schemas" / "state.schema.json").read_text(encoding="utf-8")
     assert on_disk == state_schema_text(on_disk), "schemas/state.schema.json is stale: run `maester schema --write`"

@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from maester.interpreter.agents import agents_for
-from maester.interpreter.decisions import IllegalDecision
-from maester.interpreter.game import Game
+from maester.interpreter.core.decisions import IllegalDecision
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.procedures.game import Game
 
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 

@@ -13,10 +13,10 @@ from maester.dsl.effect_docs import BEGIN, END, PARTS, effects_reference_markdow
 from maester.dsl.effect_tree import EFFECT_FIELDS, upgrade_bundle, walk
 from maester.dsl.registry import COMBAT_WINDOWS, MARKS, NODE_KEY, NODES, PRIMITIVES, TRIGGERS
 from maester.dsl.semantics import NONE, SEMANTICS
-from maester.interpreter.decision_kinds import DECISION_KINDS
+from maester.interpreter.core.decision_kinds import DECISION_KINDS
+from maester.interpreter.core.rules import Rules
 from maester.interpreter.effects import EffectError, Scope, ev
-from maester.interpreter.game import Game
-from maester.interpreter.rules import Rules
+from maester.interpreter.procedures.game import Game
 
 from .conftest import REPO
 
@@ -79,7 +79,7 @@ def test_documented_decisions_are_declared_kinds():
 
 
 def test_documented_events_are_event_types_the_engine_emits():
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "interpreter").glob("*.py"))
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "interpreter").rglob("*.py"))
     emitted = set(re.findall(r'emit\(\s*"([a-z-]+)"', source))
     for name, sem in SEMANTICS.items():
         for item in re.split(r"[,;]", re.sub(r"\([^)]*\)", "", sem.events)):
@@ -147,8 +147,8 @@ def test_a_format_1_0_bundle_is_tagged_when_loaded(bundle, tmp_path):
 
 def test_no_rule_procedure_looks_for_primitive_names():
     """Only the evaluator reads which primitive a call names; procedures ask for marks (registry MARKS)."""
-    for path in (REPO / "interpreter").glob("*.py"):
-        if path.name in ("effects.py", "bundle_check.py"):  # the evaluator; the load-time checker of every call's
+    for path in (REPO / "interpreter").rglob("*.py"):
+        if path.parent.name == "effects" or path.name == "bundle_check.py":  # the evaluator; the load-time checker of every call's
             continue  # arguments against the registry (it reads calls to check them, never to decide the rules)
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'\[\s*"do"\s*\]|get\(\s*"do"\s*\)|"do" in', text), path.name
@@ -157,7 +157,7 @@ def test_no_rule_procedure_looks_for_primitive_names():
 
 
 def test_combat_opens_only_declared_windows_and_cites_their_rules():
-    combat = (REPO / "interpreter" / "combat.py").read_text(encoding="utf-8")
+    combat = (REPO / "interpreter" / "procedures" / "combat.py").read_text(encoding="utf-8")
     opened = re.findall(r'_abilities\(g, c, "([a-z-]+)"\)', combat)
     opened += re.findall(r'_window\("([a-z-]+)"\)', combat)  # the combat steps that are timing windows
     assert set(opened) == set(COMBAT_WINDOWS)
@@ -167,7 +167,7 @@ def test_combat_opens_only_declared_windows_and_cites_their_rules():
 
 def test_a_standing_effect_found_by_its_mark_protects_before_its_window(rules):
     """A casualty protection holds from the reveal (mark `standing`), and is gone once the card is cancelled."""
-    from maester.interpreter.combat import Combat
+    from maester.interpreter.procedures.combat import Combat
 
     g = Game(rules, "base-3p", seed=1)
     c = Combat(attacker="lannister", defender="stark", area="the-twins", origin="riverrun", attacking=[],
@@ -191,7 +191,7 @@ def test_the_westeros_decks_follow_the_rules_sets_declared_order(rules):
 
 def test_a_marked_call_reached_through_an_if_redraws_a_westeros_card(rules):
     """The drawing procedure follows `if` branches to find the mark; the card is replaced, never resolved."""
-    from maester.interpreter.westeros import _draw
+    from maester.interpreter.procedures.westeros import _draw
 
     g = Game(rules, "base-3p", seed=1)
     card = g.state.decks["i"][0]

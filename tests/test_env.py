@@ -16,7 +16,7 @@ from maester.env import maester_v0  # noqa: E402
 from maester.env.actions import ActionTable  # noqa: E402
 from maester.env.observe import HIDDEN, view  # noqa: E402
 from maester.env.position import make_game, rules_for  # noqa: E402
-from maester.interpreter.agents import HeuristicAgent  # noqa: E402
+from maester.interpreter.frontends.agents import HeuristicAgent  # noqa: E402
 
 
 def make_env():

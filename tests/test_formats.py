@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from maester.interpreter import formats
-from maester.interpreter.agents import agents_for
-from maester.interpreter.decision_kinds import DECISION_KINDS, decision_schema_text
-from maester.interpreter.events import EVENTS, event_schema_text, fields_table
-from maester.interpreter.log import game_log
+from maester.interpreter.core import formats
+from maester.interpreter.core.decision_kinds import DECISION_KINDS, decision_schema_text
+from maester.interpreter.core.events import EVENTS, event_schema_text, fields_table
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.frontends.log import game_log
 from maester.interpreter.mod import ModOptions, new_game
 
 from .conftest import REPO
@@ -42,7 +42,7 @@ def played(rules_default):
 
 @pytest.fixture(scope="module")
 def rules_default():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 
@@ -84,7 +84,7 @@ def test_every_decision_kind_asked_is_declared_and_most_are_seen(played):
 def test_the_decision_schema_file_is_generated_from_the_catalogue():
     on_disk = (REPO / "schemas" / "decision.schema.json").read_text(encoding="utf-8")
     assert on_disk == decision_schema_text(), ("schemas/decision.schema.json is stale: run "
-                                               "python -c 'from maester.interpreter.decision_kinds import "
+                                               "python -c 'from maester.interpreter.core.decision_kinds import "
                                                "write_decision_schema; write_decision_schema()'")
 
 
@@ -214,8 +214,8 @@ def test_schema_write_rewrites_every_generated_schema(tmp_path):
     from typer.testing import CliRunner
 
     from maester.dsl.effect_schema import effect_schema_text
-    from maester.interpreter.state_schema import state_schema_text
-    from maester.interpreter.vector_format import vector_schema_text
+    from maester.interpreter.core.vector_format import vector_schema_text
+    from maester.interpreter.frontends.state_schema import state_schema_text
     from maester.tools.cli import app
 
     folder = tmp_path / "schemas"

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from maester.interpreter.agents import RandomAgent
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import new_game
 from maester.tools.human import HumanSeat, describe_answer, drive
 
@@ -51,7 +51,7 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(tmp_path):
 
 
 def test_a_bad_answer_is_explained_and_asked_again(bundle):
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     rules = Rules(bundle)
     game = new_game(rules, "base-3p", seed=1)
@@ -66,8 +66,8 @@ def test_a_bad_answer_is_explained_and_asked_again(bundle):
 
 
 def test_every_kind_of_answer_is_said_in_words(bundle):
-    from maester.interpreter.decisions import Decision
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.decisions import Decision
+    from maester.interpreter.core.rules import Rules
 
     game = new_game(Rules(bundle), "base-3p", seed=1)
 

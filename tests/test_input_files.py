@@ -9,11 +9,11 @@ import json
 import pytest
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
-from maester.interpreter.agents import agents_for
-from maester.interpreter.log import game_log, read_log, replay_log, validate_log
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.frontends.log import game_log, read_log, replay_log, validate_log
+from maester.interpreter.frontends.scenario import Scenario, ScenarioError
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.scenario import Scenario, ScenarioError
 
 
 @pytest.fixture(scope="module")

@@ -37,13 +37,13 @@ from collections import Counter
 
 import pytest
 
-from maester.interpreter.agents import agents_for
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
+from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import new_game
-from maester.interpreter.mod_state import DragonsState
-from maester.interpreter.planning import house_tokens, star_limit
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.mod.state import DragonsState
+from maester.interpreter.procedures.game import Game
+from maester.interpreter.procedures.planning import house_tokens, star_limit
 
 SETUPS = ["base-3p", "base-4p", "base-5p", "base-6p"]
 # Mother of Dragons: every player count, with and without Targaryen
@@ -450,7 +450,7 @@ def _drive(gen, answers: list) -> list:
 
 def _renly_combat(rules, attacking_knights: int, board_knights: int):
     """Baratheon attacks Crackclaw Point from Blackwater with Renly, supported from The Mountains of the Moon."""
-    from maester.interpreter.combat import Combat
+    from maester.interpreter.procedures.combat import Combat
 
     g = Game(rules, "base-3p", seed=0)
     st = g.state
@@ -472,7 +472,7 @@ def _renly_combat(rules, attacking_knights: int, board_knights: int):
 def test_renly_upgrade_respects_the_knight_limit_while_knights_attack(rules):
     """Units held off the board by a combat count against the unit limits (R2.1). Regression: found with
     base-3p seed 2075 heuristic agents, decision #388 (6 Baratheon knights)."""
-    from maester.interpreter.combat import _abilities
+    from maester.interpreter.procedures.combat import _abilities
 
     g, c = _renly_combat(rules, attacking_knights=3, board_knights=2)  # all 5 knights in use
     asked = _drive(_abilities(g, c, "after-winner-determination"), ["yes", "the-mountains-of-the-moon#0"])
@@ -484,7 +484,7 @@ def test_renly_upgrade_respects_the_knight_limit_while_knights_attack(rules):
 def test_renly_upgrades_an_attacking_footman(rules):
     """Renly may upgrade a participating attacking Footman (regression: `replace-unit` once ignored
     units on the march, '@attack#i', after offering them)."""
-    from maester.interpreter.combat import _abilities
+    from maester.interpreter.procedures.combat import _abilities
 
     g, c = _renly_combat(rules, attacking_knights=1, board_knights=0)
     asked = _drive(_abilities(g, c, "after-winner-determination"), ["yes", "@attack#1"])
@@ -495,7 +495,7 @@ def test_renly_upgrades_an_attacking_footman(rules):
 def test_failed_neutral_force_attack_cannot_break_supply(rules):
     # found with base-3p seed 1024 random agents, decision #316: a failed attack on a neutral force sent its
     # units back to an origin the march's supply check had counted them out of (R16.7, R25.3)
-    from maester.interpreter.action import resolve_march
+    from maester.interpreter.procedures.action import resolve_march
 
     g = Game(rules, "base-3p", seed=0)
     st = g.state

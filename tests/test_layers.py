@@ -16,16 +16,39 @@ import networkx as nx
 
 from .conftest import REPO
 
+# Each layer is a folder of interpreter/ (the game loop sits above the other rule procedures inside
+# procedures/); every module is named by its path below interpreter/, without ".py".
 LAYERS = [
-    ("core", {"rng", "state", "cursor", "board", "rules", "decisions", "decision_kinds", "formats", "vector_format", "control",
-              "position", "procedures", "events", "bundle_check", "schema_files", "extensions"}),
-    ("effect primitives", {"effects"}),
-    ("rule procedures", {"planning", "mustering", "westeros", "combat", "action", "phases"}),
-    ("game", {"game"}),
-    ("Mother of Dragons", {"mod_state", "mod_effects", "mod_bank", "mod_loyalty", "mod_vassals", "mod"}),
-    ("front ends", {"agents", "log", "scenario", "conformance", "state_schema", "__init__"}),
+    ("core", {f"core/{m}" for m in ("__init__", "rng", "state", "cursor", "board", "rules", "decisions",
+                                    "decision_kinds", "formats", "vector_format", "control", "position",
+                                    "procedure_registry", "events", "bundle_check", "schema_files", "extensions")}),
+    ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives"}),
+    ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
+                                                     "action", "phases")}),
+    ("game", {"procedures/game"}),
+    ("Mother of Dragons", {f"mod/{m}" for m in ("state", "effects", "bank", "loyalty", "vassals", "game",
+                                                "__init__")}),
+    ("front ends", {f"frontends/{m}" for m in ("__init__", "agents", "log", "scenario", "conformance",
+                                               "state_schema")} | {"__init__"}),
 ]
 LAYER_OF = {module: i for i, (_, modules) in enumerate(LAYERS) for module in modules}
+INTERPRETER = REPO / "interpreter"
+
+
+def _module_name(path) -> str:
+    return path.relative_to(INTERPRETER).with_suffix("").as_posix()
+
+
+def _resolve(importer: str, level: int, module: str | None) -> str:
+    """The interpreter path (e.g. "core/state", "mod" for a package) that a relative import names."""
+    package = importer.split("/")[:-1]
+    base = package[:len(package) - (level - 1)] if level > 1 else package
+    return "/".join(base + (module.split(".") if module else []))
+
+
+def _as_module(name: str) -> str:
+    """A module path, or its package's __init__ when the path is a folder."""
+    return f"{name}/__init__" if (INTERPRETER / name).is_dir() else (name or "__init__")
 
 
 def _imports(path) -> set[str]:
@@ -33,27 +56,40 @@ def _imports(path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
                and getattr(node.test, "id", "") == "TYPE_CHECKING" for n in ast.walk(node)}
+    importer = _module_name(path)
     found = set()
     for node in ast.walk(tree):
         if id(node) in skipped or not isinstance(node, ast.ImportFrom):
             continue
-        if node.level == 1:  # from .x import y / from . import x
-            if node.module:
-                found.add(node.module.split(".")[0])
-            else:
-                found.update(alias.name for alias in node.names)
-        elif (node.module or "").startswith("maester.interpreter."):
-            found.add(node.module.split(".")[2])
+        if node.level:
+            target = _resolve(importer, node.level, node.module)
+        elif (node.module or "").startswith("maester.interpreter"):
+            target = "/".join(node.module.split(".")[2:])
+        else:
+            continue
+        for alias in node.names:  # `from pkg import module` names a module; else the import is of pkg itself
+            sub = f"{target}/{alias.name}" if target else alias.name
+            found.add(_as_module(sub) if (INTERPRETER / f"{sub}.py").exists() or (INTERPRETER / sub).is_dir()
+                      else _as_module(target))
+    found.discard(importer)
     return found
 
 
 def _graph() -> nx.DiGraph:
     graph = nx.DiGraph()
-    for path in sorted((REPO / "interpreter").glob("*.py")):
-        graph.add_node(path.stem)
+    for path in sorted(INTERPRETER.rglob("*.py")):
+        graph.add_node(_module_name(path))
         for target in _imports(path):
-            graph.add_edge(path.stem, target)
+            graph.add_edge(_module_name(path), target)
     return graph
+
+
+def test_each_folder_is_a_layer_group():
+    """A module's folder names its layer: core/, effects/, procedures/, mod/, frontends/."""
+    folder_of = {"core": "core", "effect primitives": "effects", "rule procedures": "procedures",
+                 "game": "procedures", "Mother of Dragons": "mod", "front ends": "frontends"}
+    wrong = [m for layer, modules in LAYERS for m in modules if "/" in m and m.split("/")[0] != folder_of[layer]]
+    assert not wrong, wrong
 
 
 def test_every_interpreter_module_has_a_layer():
@@ -76,9 +112,9 @@ def test_a_compiled_bundle_is_played_without_the_compiler(bundle, tmp_path):
     path.write_text(json.dumps(bundle), encoding="utf-8")
     script = f"""
 import json, sys
-from maester.interpreter.rules import Rules
+from maester.interpreter.core.rules import Rules
 from maester.interpreter.mod import new_game
-from maester.interpreter.agents import RandomAgent
+from maester.interpreter.frontends.agents import RandomAgent
 rules = Rules(json.loads(open({str(path)!r}).read()))
 for setup in ("base-4p", "mod-8p"):
     g = new_game(rules, setup, seed=3)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from maester.interpreter.decisions import IllegalDecision
+from maester.interpreter.core.decisions import IllegalDecision
 from maester.interpreter.mod import ModGame, ModOptions, new_game
 
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 

@@ -1,5 +1,5 @@
 """Mother of Dragons is a declared rules module (docs/modules.md): it changes the base rules only at the extension
-points of interpreter/extensions.py, keeps its state in `GameState.modules`, and the base modules know nothing of it.
+points of interpreter/core/extensions.py, keeps its state in `GameState.modules`, and the base modules know nothing of it.
 """
 
 from __future__ import annotations
@@ -12,15 +12,16 @@ import re
 
 import pytest
 
-from maester.interpreter.extensions import EXTENSION_POINTS, RulesHooks
-from maester.interpreter.game import Game
+from maester.interpreter.core.extensions import EXTENSION_POINTS, RulesHooks
+from maester.interpreter.core.state import GameState
 from maester.interpreter.mod import ModGame, ModOptions, new_game
-from maester.interpreter.mod_state import FIELDS, MODULE, DragonsState
-from maester.interpreter.state import GameState
+from maester.interpreter.mod.state import FIELDS, MODULE, DragonsState
+from maester.interpreter.procedures.game import Game
 
 from .conftest import REPO
 
-BASE_MODULES = ("game", "state", "action", "planning", "westeros", "combat", "mustering", "control", "extensions")
+BASE_MODULES = ("procedures/game", "core/state", "procedures/action", "procedures/planning", "procedures/westeros",
+                "procedures/combat", "procedures/mustering", "core/control", "core/extensions")
 # the words of Mother of Dragons concepts, which no base module may use
 MOD_WORDS = re.compile(r"vassal|loyalty|dragon|loan|iron.bank|commander|targaryen|improvement|degradation|leaving",
                        re.IGNORECASE)
@@ -28,8 +29,8 @@ MOD_WORDS = re.compile(r"vassal|loyalty|dragon|loan|iron.bank|commander|targarye
 # language declares (dsl/kinds.py), which the base raid and Consolidate Power procedures classify like every
 # other order type; it names a kind of order token in the bundle, not a hook or a field of the module
 ALLOWED = {
-    ("game", '        if t in ("support", "raid", "consolidate-power", "iron-bank", "raid-or-support"):'),
-    ("action", '        if rec["type"] == "iron-bank":'),
+    ("procedures/game", '        if t in ("support", "raid", "consolidate-power", "iron-bank", "raid-or-support"):'),
+    ("procedures/action", '        if rec["type"] == "iron-bank":'),
 }
 # how a rules module registers itself with `Game` (not a rule it changes)
 REGISTRATION = {"plays", "options_type"}
@@ -37,7 +38,7 @@ REGISTRATION = {"plays", "options_type"}
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 

@@ -13,10 +13,10 @@ from maester.dsl import CompileError, compile_paths
 from maester.dsl.compile import default_content_dir
 from maester.dsl.diagnostics import Diagnostics
 from maester.dsl.diff import count, diff_bundles, diff_lines
-from maester.interpreter.agents import agents_for
+from maester.interpreter.core.rules import Rules, apply_variant
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.frontends.scenario import Scenario, run_scenario
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules, apply_variant
-from maester.interpreter.scenario import Scenario, run_scenario
 from maester.tools.cli import app
 
 from .conftest import REPO

@@ -15,12 +15,12 @@ import pickle
 
 import pytest
 
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.decisions import IllegalDecision
-from maester.interpreter.game import Game
+from maester.interpreter.core.decisions import IllegalDecision
+from maester.interpreter.core.position import PositionError
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.position import PositionError
-from maester.interpreter.rules import Rules
+from maester.interpreter.procedures.game import Game
 
 BASE = ["base-3p", "base-4p", "base-5p", "base-6p"]
 MOD = ["mod-3p", "mod-4p-with-targaryen", "mod-4p-without-targaryen", "mod-5p-with-targaryen",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from maester.interpreter.mod_state import DragonsState
+from maester.interpreter.mod.state import DragonsState
 from maester.tools.cli import app
 from maester.tools.position import load
 

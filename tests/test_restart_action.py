@@ -1,4 +1,4 @@
-"""The Planning and Action Phase procedures restart from the state alone (interpreter/planning.py, action.py).
+"""The Planning and Action Phase procedures restart from the state alone (interpreter/procedures/planning.py, action.py).
 
 A position saved as JSON in the middle of an order placement, a Messenger Raven, a raid, a march (its moves,
 its power token, its combat, its ports) or a special Consolidate Power order, continued by `Game.restarted`
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
+from maester.interpreter.procedures.game import Game
 
 from .restarts import Report, check_game, restart_here
 

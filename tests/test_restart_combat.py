@@ -1,4 +1,4 @@
-"""Every decision inside a combat restarts from the state alone (interpreter/combat.py frames).
+"""Every decision inside a combat restarts from the state alone (interpreter/procedures/combat.py frames).
 
 A position taken in the middle of a combat step — the defender choosing its card after the attacker, a
 Tides of Battle redraw, a casualty, a retreat and its supply losses, an ability in the clean up — is turned
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import RandomAgent
+from maester.interpreter.frontends.scenario import Scenario, run_scenario
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.scenario import Scenario, run_scenario
+from maester.interpreter.procedures.game import Game
 
 from .restarts import differs, replayed, restart_here
 

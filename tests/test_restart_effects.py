@@ -13,12 +13,12 @@ import json
 
 import pytest
 
-from maester.interpreter import cursor
-from maester.interpreter.agents import RandomAgent
+from maester.interpreter.core import cursor
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
 from maester.interpreter.effects import Scope, run
-from maester.interpreter.game import Game, Options
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.frontends.agents import RandomAgent
+from maester.interpreter.procedures.game import Game, Options
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The Mother of Dragons procedures restart from the state alone (frames of interpreter/cursor.py).
+"""The Mother of Dragons procedures restart from the state alone (frames of interpreter/core/cursor.py).
 
 Each procedure of the module that asks decisions keeps its progress in a frame (`mod.*`): the commanders'
 queue, the vassal orders placed, the bid tokens given, the loan interest settled, the Iron Bank order taken
@@ -19,13 +19,15 @@ from collections.abc import Generator
 
 import pytest
 
-from maester.interpreter import mod_bank, mod_loyalty, mod_vassals
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.decisions import Decision
-from maester.interpreter.game import Game
+from maester.interpreter.core.decisions import Decision
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.mod import bank as mod_bank
+from maester.interpreter.mod import loyalty as mod_loyalty
+from maester.interpreter.mod import vassals as mod_vassals
+from maester.interpreter.procedures.game import Game
 
 from .restarts import Report, check_game
 
@@ -200,7 +202,7 @@ def test_an_iron_bank_order_restarts_though_it_is_off_the_board(rules):
 def test_a_starting_loan_restarts_inside_its_effect(rules):
     """A variant's starting loan is taken during the setup; its effect asks where (R40.4)."""
     from maester.dsl.compile import compile_paths, default_content_dir
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     from .test_patches import PACKS
 

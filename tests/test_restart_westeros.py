@@ -16,11 +16,11 @@ from dataclasses import replace
 import pytest
 
 from maester.env.observe import view
-from maester.interpreter.agents import RandomAgent
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
+from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.procedures.game import Game
 
 # the decision kinds the Westeros procedures ask (give-bid, asked inside the bidding by the MoD extension
 # point, restarts once mod_loyalty's own frame is there)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from maester.interpreter.events import EVENTS, markdown_table
-from maester.interpreter.scenario import Scenario, ScenarioError, run_scenario
+from maester.interpreter.core.events import EVENTS, markdown_table
+from maester.interpreter.frontends.scenario import Scenario, ScenarioError, run_scenario
 
 from .conftest import REPO
 
@@ -36,7 +36,7 @@ defaults: {blade: "no"}
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 
@@ -232,8 +232,8 @@ def test_a_pack_key_compiles_the_pack(rules, tmp_path):
 
 def test_every_event_type_and_field_is_in_the_catalogue(rules):
     """Games of every rules set and every scenario emit only declared event types with declared fields."""
-    from maester.interpreter.agents import agents_for
-    from maester.interpreter.events import fields_of
+    from maester.interpreter.core.events import fields_of
+    from maester.interpreter.frontends.agents import agents_for
     from maester.interpreter.mod import ModOptions, new_game
 
     games = []
@@ -254,7 +254,7 @@ def test_every_event_type_and_field_is_in_the_catalogue(rules):
 
 
 def test_emit_refuses_an_undeclared_event_type(rules):
-    from maester.interpreter.game import Game
+    from maester.interpreter.procedures.game import Game
 
     g = Game(rules, "base-3p", seed=0)
     with pytest.raises(AssertionError, match="'exploded' is not declared"):
@@ -267,8 +267,8 @@ def test_the_docs_list_the_event_catalogue():
 
 
 def test_the_docs_list_every_decision_kind(rules):
-    from maester.interpreter.decisions import kinds_table
-    from maester.interpreter.game import Game
+    from maester.interpreter.core.decisions import kinds_table
+    from maester.interpreter.procedures.game import Game
 
     doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
     assert kinds_table() in doc, "docs/scenarios.md: paste interpreter.decisions.kinds_table() (Decisions)"

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
+from maester.interpreter.frontends.scenario import Scenario, explain_lines, run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 
 
 @pytest.fixture(scope="module")
 def rules():
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default()
 

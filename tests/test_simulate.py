@@ -12,8 +12,8 @@ pytest.importorskip("ray")
 from maester.env.position import make_game, rules_for  # noqa: E402
 from maester.env.search import SearchAgent, determinize  # noqa: E402
 from maester.env.stats import wilson  # noqa: E402
-from maester.interpreter.agents import HeuristicAgent  # noqa: E402
-from maester.interpreter.rng import Rng  # noqa: E402
+from maester.interpreter.core.rng import Rng  # noqa: E402
+from maester.interpreter.frontends.agents import HeuristicAgent  # noqa: E402
 from maester.tools.cli import app  # noqa: E402
 
 runner = CliRunner()

@@ -15,10 +15,11 @@ import pytest
 
 from maester.dsl.compile import default_content_dir
 from maester.interpreter import effects
-from maester.interpreter.agents import agents_for
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.effects import evaluator
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.frontends.scenario import Scenario, explain_lines, run_scenario
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
 
 REPO = Path(__file__).resolve().parents[1]
 RULE_ID = re.compile(r"R\d+(?:\.\d+)*")
@@ -75,11 +76,11 @@ def card_events(monkeypatch):
 
     for name, handler in list(effects.HANDLERS.items()):
         monkeypatch.setitem(effects.HANDLERS, name, wrap(handler))
-    effects._CACHE.clear()  # compiled closures hold the handlers: compile again with the wrapped ones
-    effects._PURE.clear()
+    evaluator._CACHE.clear()  # compiled closures hold the handlers: compile again with the wrapped ones
+    evaluator._PURE.clear()
     yield seen
-    effects._CACHE.clear()
-    effects._PURE.clear()
+    evaluator._CACHE.clear()
+    evaluator._PURE.clear()
 
 
 def _check_source(bundle: dict, event: dict) -> str | None:

@@ -6,10 +6,10 @@ import json
 
 from typer.testing import CliRunner
 
-from maester.interpreter.agents import agents_for
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules, apply_variant
+from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import new_game
-from maester.interpreter.rules import Rules, apply_variant
+from maester.interpreter.procedures.game import Game
 from maester.tools.cli import app
 
 

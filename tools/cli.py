@@ -111,7 +111,7 @@ def _content(run: Run, paths: list[Path] | None, packs: list[Path] | None) -> li
 
 
 def _rules(run: Run, variant: str | None, packs: list[Path] | None):
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     return Rules.default(variant, _content(run, None, packs))
 
@@ -223,7 +223,7 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
                                                       "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
     from maester.dsl.lint import lint
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     diags = Diagnostics()
     bundle = apply_variant(compile_paths(_content(run, paths, pack), diags), variant)
@@ -243,8 +243,8 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
     each of its variants plays it: content that `check` accepts never fails to load in `play`."""
-    from maester.interpreter.bundle_check import check_bundle
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.bundle_check import check_bundle
+    from maester.interpreter.core.rules import apply_variant
 
     check_bundle(bundle, diags)
     if bundle.get("applied_variant") is None:
@@ -263,7 +263,7 @@ def compile_cmd(
     pack: Packs = None,
 ) -> None:
     """Compile content to a validated JSON bundle."""
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     _no_stdout_clash(run, output, "--output")
     target = need_output(output, "the bundle")
@@ -289,7 +289,7 @@ def _major(version: object) -> str:
 @command("validate")
 def validate(run: Run, bundle: Annotated[Path, typer.Argument(help="A compiled bundle (JSON).")]) -> None:
     """Check a compiled bundle against the JSON Schemas and for dangling references."""
-    from maester.interpreter.rules import validate_all
+    from maester.interpreter.core.rules import validate_all
 
     label = str(bundle)
     data = read_json(bundle, "a compiled bundle (JSON)")
@@ -333,7 +333,7 @@ def map_cmd(
                                                        help="Deprecated: use --pack or give paths.")] = None,
 ) -> None:
     """Export a board's graph (areas and borders) as JSON, Graphviz DOT or a PNG picture."""
-    from maester.interpreter.board import BOARD_ALIASES, Board
+    from maester.interpreter.core.board import BOARD_ALIASES, Board
 
     _no_stdout_clash(run, output, "--output")
     target = need_output(output, "the map")
@@ -395,7 +395,7 @@ def _agent_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def _agents(spec: tuple[str, dict[str, str]], houses, seed: int, seat=None) -> tuple[dict, dict[str, str]]:
     """Agents by house; `human` houses share one terminal seat (`seat`, tools/human.py)."""
-    from maester.interpreter.agents import HeuristicAgent, RandomAgent
+    from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
 
     kinds = {"random": RandomAgent, "heuristic": HeuristicAgent, "human": lambda _seed: seat}
     default, per = spec
@@ -484,10 +484,10 @@ def play(
                                                 "seed and variant come from the file).")] = None,
 ) -> None:
     """Play a full game with agents (or people: --agents stark=human) and print a summary."""
-    from maester.interpreter.game import Game
-    from maester.interpreter.log import game_log
+    from maester.interpreter.frontends.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
-    from maester.interpreter.mod_state import DragonsState
+    from maester.interpreter.mod.state import DragonsState
+    from maester.interpreter.procedures.game import Game
     from maester.tools.human import HumanSeat, drive
 
     # everything that can be wrong is checked before the first move
@@ -591,8 +591,8 @@ def summary_view(game) -> Table:
     table.add_column("Supply", justify="right")
     table.add_column("Power", justify="right")
     table.add_column("Iron Throne", justify="right")
-    from maester.interpreter import control
-    from maester.interpreter.mod_state import DragonsState
+    from maester.interpreter.core import control
+    from maester.interpreter.mod.state import DragonsState
 
     for h in game.turn_order:
         name = f"{h} (vassal)" if (h in DragonsState.of(game.state).vassals) else h
@@ -621,7 +621,7 @@ def replay(
                                                 "(default: the one the log records).")] = None,
 ) -> None:
     """Replay a logged game from its seed and decisions; check every event and the final state."""
-    from maester.interpreter.log import replay_log
+    from maester.interpreter.frontends.log import replay_log
 
     from .log_check import check_log
 
@@ -703,7 +703,7 @@ def explain(
     variant: VariantOpt = None,
 ) -> None:
     """Resolve scenarios step by step, citing rule ids; exit 1 if an expectation is not met."""
-    from maester.interpreter.scenario import Scenario, explain_lines, run_scenario
+    from maester.interpreter.frontends.scenario import Scenario, explain_lines, run_scenario
 
     files = _scenario_files(scenarios)
     loaded, problems = [], Diagnostics()
@@ -748,7 +748,7 @@ def conformance(
     scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
-    from maester.interpreter.conformance import check_directory, write_vectors
+    from maester.interpreter.frontends.conformance import check_directory, write_vectors
 
     if write:
         _scenario_files([scenarios])
@@ -825,7 +825,7 @@ def diff(
     from maester.dsl.diff import count, diff_bundles, diff_lines
 
     need_path(b, "a bundle (.json), a content folder or a pack")
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     left, right = _load_any(run, a), apply_variant(_load_any(run, b), variant)
     sections = diff_bundles(left, right)
@@ -959,7 +959,7 @@ def card(
 ) -> None:
     """Show a card: its English text generated from its effect, its DSL source and its compiled form."""
     from maester.dsl.english import English
-    from maester.interpreter.rules import apply_variant
+    from maester.interpreter.core.rules import apply_variant
 
     bundle = apply_variant(compile_paths(_content(run, None, pack)), variant)
     key = name.lower().strip()
@@ -1036,13 +1036,13 @@ def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrit
         _repo_file(path, "maester schema", must_exist=False)
     text = effect_schema_text()
     if write:
-        from maester.interpreter.decision_kinds import decision_schema_text
-        from maester.interpreter.events import event_schema_text
-        from maester.interpreter.vector_format import vector_schema_text
+        from maester.interpreter.core.decision_kinds import decision_schema_text
+        from maester.interpreter.core.events import event_schema_text
+        from maester.interpreter.core.vector_format import vector_schema_text
 
         _write(path, text)
         generated = [path]
-        from maester.interpreter.state_schema import state_schema_text
+        from maester.interpreter.frontends.state_schema import state_schema_text
 
         for name, made in (("event", event_schema_text), ("decision", decision_schema_text),
                            ("vector", vector_schema_text), ("state", state_schema_text)):

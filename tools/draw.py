@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import networkx as nx  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from maester.interpreter.board import LAND, PORT, SEA, Board  # noqa: E402
+from maester.interpreter.core.board import LAND, PORT, SEA, Board  # noqa: E402
 
 _COLOURS = {LAND: "#e3d3a4", SEA: "#8fbde3", PORT: "#c2d3e0"}
 _SHAPES = {LAND: "s", SEA: "o", PORT: "D"}

@@ -19,10 +19,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from maester.interpreter.decision_kinds import DECISION_KINDS
-from maester.interpreter.decisions import Decision
-from maester.interpreter.game import Game
-from maester.interpreter.mod_state import DragonsState
+from maester.interpreter.core.decision_kinds import DECISION_KINDS
+from maester.interpreter.core.decisions import Decision
+from maester.interpreter.mod.state import DragonsState
+from maester.interpreter.procedures.game import Game
 
 HELP = """answer with the number of an answer, or type:
   help            this text

@@ -4,7 +4,7 @@ once with its JSON pointer (a log is data a user may have edited or truncated)."
 from __future__ import annotations
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
-from maester.interpreter.log import LOG_FORMAT, validate_log
+from maester.interpreter.frontends.log import LOG_FORMAT, validate_log
 
 
 def check_log(data: object, label: str) -> dict:

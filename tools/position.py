@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
-from maester.interpreter.decisions import IllegalDecision
-from maester.interpreter.game import Game
+from maester.interpreter.core.decisions import IllegalDecision
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.procedures.game import Game
 
 # the events that open a Planning Phase (orders go down face down) and that reveal the orders (R13.1, R13.4)
 PLANNING_RULE = "R13"
@@ -144,7 +144,7 @@ def _finish(game: Game, timeline: Timeline) -> Timeline:
 
 def from_log(path: Path) -> Timeline:
     """Replay a game log (its seed and answers) and keep every position on the way."""
-    from maester.interpreter.log import read_log
+    from maester.interpreter.frontends.log import read_log
 
     data = read_log(path)
     rules = Rules.default(data.get("variant"))
@@ -164,7 +164,7 @@ def from_log(path: Path) -> Timeline:
 
 def from_scenario(path: Path, variant: str | None = None) -> Timeline:
     """Resolve a scenario as `maester explain` does and keep every position on the way."""
-    from maester.interpreter.scenario import Scenario, run_scenario
+    from maester.interpreter.frontends.scenario import Scenario, run_scenario
 
     sc = Scenario.load(path)
     rules = Rules.default(variant)

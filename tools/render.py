@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from html import escape
 
-from maester.interpreter.game import Game
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState
 from maester.interpreter.mod import ModOptions, new_game
-from maester.interpreter.mod_state import DragonsState
-from maester.interpreter.rules import Rules
-from maester.interpreter.state import GameState
+from maester.interpreter.mod.state import DragonsState
+from maester.interpreter.procedures.game import Game
 
 from .render_board import static_layers
 from .render_panel import panel

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from maester.interpreter.board import LAND, PORT, SEA
+from maester.interpreter.core.board import LAND, PORT, SEA
 
 from .render_style import (
     BORDER_COLOUR,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from maester.interpreter.game import Game
-from maester.interpreter.mod_state import DragonsState
+from maester.interpreter.mod.state import DragonsState
+from maester.interpreter.procedures.game import Game
 
 from .render_style import PANEL_WIDTH, Frame, house_colour, text_colour
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
-from maester.interpreter.board import LAND, PORT, SEA, Board
+from maester.interpreter.core.board import LAND, PORT, SEA, Board
 
 # ---- sizes (map units; the content's `at X Y` are in the same units) -----------------------------------
 MARKER_RADIUS = {LAND: 24, SEA: 24, PORT: 10}

@@ -330,9 +330,9 @@ class BundleOutcome:
 
 
 def bundle_outcome(bundle: dict, case: BundleCase) -> BundleOutcome:
-    from maester.interpreter.agents import agents_for
+    from maester.interpreter.core.rules import Rules, apply_variant
+    from maester.interpreter.frontends.agents import agents_for
     from maester.interpreter.mod import new_game
-    from maester.interpreter.rules import Rules, apply_variant
 
     try:
         mutated = apply_patches(bundle, case.patches)
@@ -399,10 +399,10 @@ def _validate_touched(mutated: dict, case: BundleCase, diags: Diagnostics) -> No
     """`validate_all`, with the schema run only over the sections the patches touched (the others are
     the compiled content's, valid already): the whole bundle takes seconds, a section a fraction."""
     from maester.dsl.limits import json_depth_problem
-    from maester.interpreter.bundle_check import check_bundle
+    from maester.interpreter.core.bundle_check import check_bundle
 
     if any(len(p["path"]) < 2 for p in case.patches) or json_depth_problem(mutated):
-        from maester.interpreter.rules import validate_all
+        from maester.interpreter.core.rules import validate_all
 
         validate_all(mutated, diags)
         return
@@ -473,7 +473,7 @@ def mutate_json(data, rng: random.Random, n: int = 2):
 
 def scenario_failure(rules, text: str, folder: Path) -> str | None:
     """None if loading and running the scenario text either works or fails with a MaesterError."""
-    from maester.interpreter.scenario import Scenario, run_scenario
+    from maester.interpreter.frontends.scenario import Scenario, run_scenario
 
     path = folder / "fuzz.yaml"
     path.write_text(text, encoding="utf-8")
@@ -482,7 +482,7 @@ def scenario_failure(rules, text: str, folder: Path) -> str | None:
 
 def log_failure(rules, data: dict, folder: Path) -> str | None:
     """None if reading and replaying the log either works or fails with a MaesterError."""
-    from maester.interpreter.log import read_log, replay_log
+    from maester.interpreter.frontends.log import read_log, replay_log
 
     path = folder / "fuzz-log.json"
     path.write_text(json.dumps(data), encoding="utf-8")

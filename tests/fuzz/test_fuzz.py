@@ -112,7 +112,7 @@ def test_tiny_inputs(text):
 def test_mutated_scenarios_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
     import yaml
 
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     from .harness import REGRESSIONS, mutate_json, scenario_failure
 
@@ -133,10 +133,10 @@ def test_mutated_scenarios_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
 
 
 def test_mutated_game_logs_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
-    from maester.interpreter.agents import agents_for
-    from maester.interpreter.log import game_log
+    from maester.interpreter.core.rules import Rules
+    from maester.interpreter.frontends.agents import agents_for
+    from maester.interpreter.frontends.log import game_log
     from maester.interpreter.mod import new_game
-    from maester.interpreter.rules import Rules
 
     from .harness import log_failure, mutate_json
 

@@ -46,7 +46,7 @@ LOGS = sorted((REGRESSIONS / "logs").glob("*.json"))
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario_regression(path, tmp_path):
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     from .harness import scenario_failure
 
@@ -56,7 +56,7 @@ def test_scenario_regression(path, tmp_path):
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_log_regression(path, tmp_path):
-    from maester.interpreter.rules import Rules
+    from maester.interpreter.core.rules import Rules
 
     from .harness import log_failure
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from .decisions import Decision
-from .rng import Rng, seed_state
+from ..core.decisions import Decision
+from ..core.rng import Rng, seed_state
 
 
 class Agent(Protocol):

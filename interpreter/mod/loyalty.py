@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .game import Proc
+    from ..procedures.game import Proc
 
-from . import cursor
-from .game import GameOver
-from .mod_effects import add_loyalty
+from ..core import cursor
+from ..procedures.game import GameOver
+from .effects import add_loyalty
 
 KEEP = "keep"
 # the frame of the bid gifts (cursor.py): the bids as given so far, who is giving and how much it still holds

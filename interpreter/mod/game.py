@@ -1,6 +1,6 @@
 """Mother of Dragons (R30–R42): vassals, houses that win by loyalty, dragons, the Iron Bank.
 
-`ModGame` is a `Game` that overrides only declared extension points (interpreter/extensions.py) and keeps
+`ModGame` is a `Game` that overrides only declared extension points (interpreter/core/extensions.py) and keeps
 its own state in `GameState.modules["mother-of-dragons"]` (mod_state.py). It is chosen for every setup of a rules
 set with vassal order sets (see `new_game`). What makes a house special comes from the bundle:
 `never-vassal`, `last-on-tracks`, `gives-away-bids`, `victory-by loyalty` — no house is named here.
@@ -12,16 +12,17 @@ from dataclasses import dataclass
 
 from maester.dsl.diagnostics import MaesterError
 
-from . import cursor, mod_effects  # noqa: F401  (mod_effects registers the module's effect primitives)
-from .decisions import IllegalDecision
-from .game import Game, Options, Proc
-from .mod_bank import STARTING_LOANS, IronBankRules
-from .mod_loyalty import LoyaltyRules
-from .mod_state import DragonsStateAccess
-from .mod_vassals import VassalRules
-from .position import LEAVE
-from .rules import Rules
-from .state import HouseState
+from ..core import cursor  # noqa: F401  (mod_effects registers the module's effect primitives)
+from ..core.decisions import IllegalDecision
+from ..core.position import LEAVE
+from ..core.rules import Rules
+from ..core.state import HouseState
+from ..procedures.game import Game, Options, Proc
+from . import effects as mod_effects  # noqa: F401  (mod_effects registers the module's effect primitives)
+from .bank import STARTING_LOANS, IronBankRules
+from .loyalty import LoyaltyRules
+from .state import DragonsStateAccess
+from .vassals import VassalRules
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from maester.dsl.registry import TRIGGERS, window_rule
 
-from . import cursor
-from .effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
-from .procedures import procedure
+from ..core import cursor
+from ..core.procedure_registry import procedure
+from ..effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
 
 if TYPE_CHECKING:
     from .game import Game, Proc

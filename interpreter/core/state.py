@@ -3,7 +3,7 @@
 Everything a rule needs to know about a position lives here; everything fixed (the map, the cards,
 the tables) lives in the bundle (`Rules`). Derived facts (who controls an area, victory points) are
 computed by `control.py` from this state, never stored twice. A rules module keeps its own part of the
-position in `modules` (see `interpreter/extensions.py`); the base fields here are the base game's only.
+position in `modules` (see `interpreter/core/extensions.py`); the base fields here are the base game's only.
 """
 
 from __future__ import annotations

@@ -25,14 +25,14 @@ from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
 
-from .decisions import DECISION_KINDS, Decision, IllegalDecision
-from .events import COMMON_FIELDS, EVENTS, cites, fields_of
-from .game import ACTION_STOPS, PHASE_STOPS, Game
-from .mod import ModOptions, new_game
-from .mod_state import FIELDS as MOD_FIELDS
-from .mod_state import DragonsState
-from .rules import Rules, apply_variant
-from .state import GameState, HouseState
+from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
+from ..core.events import COMMON_FIELDS, EVENTS, cites, fields_of
+from ..core.rules import Rules, apply_variant
+from ..core.state import GameState, HouseState
+from ..mod import ModOptions, new_game
+from ..mod.state import FIELDS as MOD_FIELDS
+from ..mod.state import DragonsState
+from ..procedures.game import ACTION_STOPS, PHASE_STOPS, Game
 
 SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
                  "otherwise", "stop-after", "expect", "tides-of-battle", "players", "gifts", "variant", "pack"}

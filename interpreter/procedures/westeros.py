@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control, cursor
-from .effects import Scope, reached_calls, run
-from .procedures import procedure
+from ..core import control, cursor
+from ..core.procedure_registry import procedure
+from ..effects import Scope, reached_calls, run
 
 if TYPE_CHECKING:
     from .game import Game, Proc

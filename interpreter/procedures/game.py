@@ -15,16 +15,16 @@ from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
-from . import control, cursor, position
-from .decision_kinds import DECISION_KINDS
-from .decisions import Decision, IllegalDecision
-from .events import EVENTS
-from .extensions import RulesHooks
+from ..core import control, cursor, position
+from ..core.decision_kinds import DECISION_KINDS
+from ..core.decisions import Decision, IllegalDecision
+from ..core.events import EVENTS
+from ..core.extensions import RulesHooks
+from ..core.position import Checkpoint
+from ..core.rng import Rng, seed_state
+from ..core.rules import Rules
+from ..core.state import GameState, HouseState
 from .phases import action_phase, planning_phase, westeros_phase
-from .position import Checkpoint
-from .rng import Rng, seed_state
-from .rules import Rules
-from .state import GameState, HouseState
 
 Proc = Generator[Decision, object, object]
 
@@ -302,8 +302,8 @@ class Game(RulesHooks):
 
     # ---- events ----------------------------------------------------------------------------------
     def emit(self, type_: str, rule: str, text: str, **data) -> dict:
-        if type_ not in EVENTS:  # every event type is declared, with its fields (interpreter/events.py)
-            raise AssertionError(f"event type {type_!r} is not declared in interpreter/events.py")
+        if type_ not in EVENTS:  # every event type is declared, with its fields (interpreter/core/events.py)
+            raise AssertionError(f"event type {type_!r} is not declared in interpreter/core/events.py")
         if self.origin is not None:
             # an event of a card ability: `card` names that card, `source` its DSL statement; a different card
             # the event is about (the card a cancel sends back, the one revealed instead) moves to `subject`

@@ -19,12 +19,12 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
-from .decisions import Decision, IllegalDecision
-from .mod import ModOptions, new_game
-from .rules import Rules
+from ..core.decisions import Decision, IllegalDecision
+from ..core.rules import Rules
+from ..core.state import GameState
+from ..core.vector_format import COMPARE, INDEX_FORMAT, VECTOR_FORMAT, VECTOR_VERSION
+from ..mod import ModOptions, new_game
 from .scenario import Scenario, run_scenario
-from .state import GameState
-from .vector_format import COMPARE, INDEX_FORMAT, VECTOR_FORMAT, VECTOR_VERSION
 
 BUNDLE_FILE = "bundle.json"  # shipped with the vectors; index.json and the vector files are the rest
 INDEX_FILE = "index.json"
@@ -256,7 +256,7 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
     The vectors are played with the bundle shipped beside them (`bundle.json`) unless `rules` is given.
     Raises MaesterError when there is nothing to check (no folder, no vector in it, an index naming other
     files, an unreadable bundle): a check that checks nothing must not pass."""
-    from . import formats  # jsonschema is only needed to check, not to play
+    from ..core import formats  # jsonschema is only needed to check, not to play
 
     if not directory.is_dir():
         raise _nothing(directory, "no such folder of conformance vectors",
@@ -312,7 +312,7 @@ def _index_problems(index) -> list[str]:
     """Violations of the index's schema (`$defs/index` of the vector schema), each 'JSON-pointer: message'."""
     from jsonschema import Draft202012Validator
 
-    from . import formats
+    from ..core import formats
 
     schema = formats.validator("vector").schema["$defs"]["index"]
     errors = sorted(Draft202012Validator(schema).iter_errors(index), key=lambda e: list(map(str, e.absolute_path)))

@@ -9,12 +9,12 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
-from . import formats
-from .decisions import IllegalDecision
-from .game import Game
-from .mod import ModOptions, new_game
-from .position import apply_actions
-from .rules import Rules
+from ..core import formats
+from ..core.decisions import IllegalDecision
+from ..core.position import apply_actions
+from ..core.rules import Rules
+from ..mod import ModOptions, new_game
+from ..procedures.game import Game
 
 LOG_FORMAT = "maester-game-log"
 LOG_VERSION = 1

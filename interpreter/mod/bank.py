@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .game import Proc
+    from ..procedures.game import Proc
 
-from . import cursor
-from .effects import Scope, run
-from .mustering import muster
+from ..core import cursor
+from ..effects import Scope, run
+from ..procedures.mustering import muster
 
 NONE = "none"
 IRON_BANK, MUSTER_ORDER = "iron-bank", "defense-or-muster"  # the order types resolved here (R40.4, R34.5)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control, cursor
-from .procedures import procedure
+from ..core import control, cursor
+from ..core.procedure_registry import procedure
 
 if TYPE_CHECKING:
     from .game import Game, Proc

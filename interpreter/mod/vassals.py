@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import cursor
-from .decisions import IllegalDecision
-from .position import GIFT
+from ..core import cursor
+from ..core.decisions import IllegalDecision
+from ..core.position import GIFT
 
 if TYPE_CHECKING:
-    from .game import Proc
+    from ..procedures.game import Proc
 
 PASS = "pass"
 DONE = "done"

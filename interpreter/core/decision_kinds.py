@@ -200,8 +200,8 @@ def decision_schema() -> dict:
         "$id": "https://maester.example/schemas/decision/1/decision.schema.json",
         "title": "maester decision",
         "description": "One question the rules ask: who decides, which kind of decision (the catalogue in "
-                       "interpreter/decision_kinds.py, listed under $defs/kinds), the rule asking, and every legal "
-                       "answer. The game refuses any answer not in `options` (compared by type and value).",
+                       "interpreter/core/decision_kinds.py, listed under $defs/kinds), the rule asking, and every "
+                       "legal answer. The game refuses any answer not in `options` (compared by type and value).",
         "type": "object",
         "additionalProperties": False,
         "required": ["number", "house", "kind", "prompt", "options", "rule", "info"],

@@ -24,7 +24,7 @@ from . import formats
 from .state import GameState
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..procedures.game import Game
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"

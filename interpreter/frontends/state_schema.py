@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from . import mod  # noqa: F401 - every rules module declares its frames when imported
-from .cursor import frames_schema
-from .schema_files import SCHEMA_DIR, schema_text
+from .. import mod  # noqa: F401 - every rules module declares its frames when imported
+from ..core.cursor import frames_schema
+from ..core.schema_files import SCHEMA_DIR, schema_text
 
 
 def state_schema_text(current: str | None = None) -> str:

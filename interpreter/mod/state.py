@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .state import GameState
+from ..core.state import GameState
 
 MODULE = "mother-of-dragons"  # the key of this module's state in GameState.modules
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .effects import _nothing, handler, query
-from .mod_state import DragonsState
+from ..effects import _nothing, handler, query
+from .state import DragonsState
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..procedures.game import Game
 
 
 def is_vassal(g: Game, house: str) -> bool:

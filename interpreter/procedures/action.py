@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import control, cursor
+from ..core import control, cursor
 from .combat import STAGE_NAMES, Combat, _call_for_support, _eligible_supports, resolve_combat
 from .mustering import muster
 

@@ -52,7 +52,7 @@ def _question(answer_meaning: str) -> dict:
                       "description": "The house asked: the decider (a vassal's commander decides for it, R33.7; "
                                      "`info.for` then names the vassal)."},
             "kind": {"enum": kinds, "description": "The decision kind, from the catalogue "
-                                                   "(interpreter/decision_kinds.py; decision.schema.json)."},
+                                                   "(interpreter/core/decision_kinds.py; decision.schema.json)."},
             "rule": {"type": "string", "description": "The rule id that asks (a card's effect cites its card's "
                                                       "rule)."},
             "options": {"type": "array", "minItems": 2, "description": "Every legal answer, as a set (order is not "

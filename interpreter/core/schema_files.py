@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 
 def schema_text(schema: dict) -> str:
