@@ -1,0 +1,369 @@
+"""The step catalogue: the game's procedure as declared data, the specification docs/procedures.md is made from.
+
+Every procedure module declares its steps beside its code with `step(...)`: the step's id, its rule, what it
+does, and its *body*: what happens in it, in the order it happens. A body is a sequence of parts:
+
+- `Emit`: an event the step emits (its type and the rule ids it may cite, when it is emitted);
+- `Ask`: a decision the step may ask (its kind, the decider, when it is asked, how the legal answers are made,
+  when `done`/`none`/`pass` is among them, when the question is skipped and why);
+- `Run`: another declared step, run here (a sub-procedure, or one repeated per house, per order, ...);
+- `Effect`: a card's effect or abilities run here: their events and decisions carry `source` (and `card`), and
+  may start the procedures the effect primitives name (muster, bidding, a wildling attack, ...);
+- `Either`: exactly one of several bodies.
+
+Each part has a multiplicity (`times`): "1" exactly once, "?" at most once, "*" any number of times, "+" at
+least once. Together the bodies are a grammar of the game's trace (its events and decisions, in order):
+`trace_problems` checks a trace against it, and a test plays random games of every setup through it, so the
+declarations cannot drift from what the engine does. A step id is stable: other declarations (content
+triggers, docs) name a moment of the game by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+TIMES = {"1": "once", "?": "at most once", "*": "any number of times (maybe none)", "+": "at least once"}
+# which rules a part belongs to: the base game, the optional Tides of Battle rule (R29), Mother of Dragons
+GAMES = {"base": "", "tides": "Tides of Battle only", "mod": "Mother of Dragons only"}
+
+
+def _rules(rules: str | Iterable[str]) -> tuple[str, ...]:
+    return tuple(rules.split()) if isinstance(rules, str) else tuple(rules)
+
+
+@dataclass(frozen=True)
+class Emit:
+    """An event the step emits: `type` of the event catalogue (events.py), citing one of `rules`."""
+
+    type: str
+    rules: tuple[str, ...]
+    when: str
+    times: str = "?"
+    game: str = "base"
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A decision the step may ask (a kind of decision_kinds.py)."""
+
+    kind: str
+    rules: tuple[str, ...]
+    decider: str  # who decides
+    when: str  # when it is asked
+    options: str  # how the legal answers are generated, in the order they are listed
+    skipped: str = ""  # when the question is not asked, and why (what happens instead)
+    times: str = "?"
+    game: str = "base"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Another declared step, run at this point."""
+
+    step: str
+    when: str = ""
+    times: str = "?"
+    game: str = "base"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A card's effect or abilities run here (effects.md): every event and decision they make carries `source`."""
+
+    what: str
+    rules: tuple[str, ...] = ()  # the rule ids its events and decisions cite (the timing window's)
+    times: str = "*"
+    game: str = "base"
+
+
+@dataclass(frozen=True)
+class Either:
+    """Exactly one of several bodies (each a tuple of parts), in the order the engine tries them."""
+
+    choices: tuple[tuple, ...]
+    when: str = ""
+    times: str = "1"
+    game: str = "base"
+
+
+Part = Emit | Ask | Run | Effect | Either
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str  # e.g. "action.march.combat.clean-up": stable, the name of this moment of the game
+    title: str
+    rule: str  # the rule id of the whole step
+    what: str  # normative English: what the step does, beyond its parts
+    body: tuple[Part, ...]
+    game: str = "base"
+    module: str = ""  # the module declaring it (the code it describes)
+    anywhere: bool = False  # may happen between any two items of the trace (an action between decisions)
+    final: bool = False  # ends the game at once: nothing follows it
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+STEPS: dict[str, Step] = {}
+ROOT = "game"  # the step the whole game is
+
+
+def emit(type_: str, rules: str, when: str, times: str = "?", game: str = "base") -> Emit:
+    return Emit(type_, _rules(rules), when, times, game)
+
+
+def ask(kind: str, rules: str, decider: str, when: str, options: str, skipped: str = "", times: str = "?",
+        game: str = "base") -> Ask:
+    return Ask(kind, _rules(rules), decider, when, options, skipped, times, game)
+
+
+def run(step_id: str, when: str = "", times: str = "?", game: str = "base") -> Run:
+    return Run(step_id, when, times, game)
+
+
+def effect(what: str, rules: str = "", times: str = "*", game: str = "base") -> Effect:
+    return Effect(what, _rules(rules), times, game)
+
+
+def either(*choices: tuple | list, when: str = "", times: str = "1", game: str = "base") -> Either:
+    return Either(tuple(tuple(c) for c in choices), when, times, game)
+
+
+def step(id_: str, title: str, rule: str, what: str, *body: Part, game: str = "base", module: str = "",
+         anywhere: bool = False, final: bool = False, notes: Iterable[str] = ()) -> str:
+    """Declare a step of the game's procedure; returns its id (for the module's constant)."""
+    if id_ in STEPS:
+        raise AssertionError(f"step {id_!r} declared twice")
+    for part in _parts(body):
+        if part.times not in TIMES:
+            raise AssertionError(f"step {id_!r}: times {part.times!r} is not one of {sorted(TIMES)}")
+        if part.game not in GAMES:
+            raise AssertionError(f"step {id_!r}: game {part.game!r} is not one of {sorted(GAMES)}")
+    STEPS[id_] = Step(id_, title, rule, what, tuple(body), game, module, anywhere, final, tuple(notes))
+    return id_
+
+
+def _parts(body: Iterable[Part]) -> Iterable[Part]:
+    """Every part of a body, those inside `Either` included."""
+    for part in body:
+        yield part
+        if isinstance(part, Either):
+            for choice in part.choices:
+                yield from _parts(choice)
+
+
+def parts(step_id: str) -> list[Part]:
+    return list(_parts(STEPS[step_id].body))
+
+
+def problems() -> list[str]:
+    """What is wrong with the catalogue itself: unknown steps, event types, decision kinds; unreachable steps."""
+    from .decision_kinds import DECISION_KINDS
+    from .events import EVENTS, cites
+
+    out = []
+    for s in STEPS.values():
+        for p in _parts(s.body):
+            if isinstance(p, Run) and p.step not in STEPS:
+                out.append(f"step {s.id}: runs an undeclared step {p.step!r}")
+            if isinstance(p, Emit):
+                if p.type not in EVENTS:
+                    out.append(f"step {s.id}: emits an undeclared event type {p.type!r}")
+                else:
+                    out.extend(f"step {s.id}: event {p.type!r} may not cite {r}" for r in p.rules
+                               if not cites(p.type, r))
+            if isinstance(p, Ask) and p.kind not in DECISION_KINDS:
+                out.append(f"step {s.id}: asks an undeclared decision kind {p.kind!r}")
+    seen = reachable()
+    out.extend(f"step {s} is declared but never run" for s in STEPS if s not in seen and not STEPS[s].anywhere)
+    return out
+
+
+def reachable(root: str = ROOT) -> list[str]:
+    """The steps run from `root`, in the order the docs show them (depth first, each once)."""
+    seen: list[str] = []
+
+    def visit(sid: str) -> None:
+        if sid in seen or sid not in STEPS:
+            return
+        seen.append(sid)
+        for p in _parts(STEPS[sid].body):
+            if isinstance(p, Run):
+                visit(p.step)
+
+    visit(root)
+    return seen
+
+
+# ---- the grammar of a trace -------------------------------------------------------------------------------
+# A trace is the game's events and decisions in the order they happened; an item is ("event", event dict) or
+# ("decision", decision dict with kind, rule and info). The declarations are compiled into a nondeterministic
+# automaton (Thompson's construction) and the trace is run through it: each item must be one a declared step may
+# emit or ask at that point.
+
+@dataclass(frozen=True)
+class Token:
+    """What the grammar reads of an item: event or decision, its type or kind, its rule, whether a card's
+    effect made it (it carries `source`)."""
+
+    item: str  # "event" | "decision"
+    name: str
+    rule: str
+    sourced: bool
+
+    @classmethod
+    def of(cls, item: str, data: dict) -> Token:
+        if item == "event":
+            return cls(item, data["type"], data.get("rule", ""), "source" in data)
+        info = data.get("info") or {}
+        return cls(item, data["kind"], data.get("rule", ""), "source" in info)
+
+
+def _matches(part: Part, tok: Token) -> bool:
+    if isinstance(part, Emit):
+        return tok.item == "event" and tok.name == part.type and (not part.rules or tok.rule in part.rules)
+    if isinstance(part, Ask):
+        return tok.item == "decision" and tok.name == part.kind and (not part.rules or tok.rule in part.rules)
+    if isinstance(part, Effect):
+        return tok.sourced
+    return False
+
+
+class _Nfa:
+    def __init__(self) -> None:
+        self.eps: list[list[int]] = []
+        self.sym: list[tuple[Part, int, str] | None] = []  # (part, next state, step id) of a symbol edge
+
+    def new(self) -> int:
+        self.eps.append([])
+        self.sym.append(None)
+        return len(self.eps) - 1
+
+    def body(self, parts: tuple[Part, ...], owner: str, stack: tuple[str, ...]) -> tuple[int, int]:
+        start = end = self.new()
+        for p in parts:
+            s, e = self.part(p, owner, stack)
+            self.eps[end].append(s)
+            end = e
+        return start, end
+
+    def part(self, p: Part, owner: str, stack: tuple[str, ...]) -> tuple[int, int]:
+        if isinstance(p, Run):
+            if p.step in stack:
+                raise AssertionError(f"step {p.step!r} runs itself ({' > '.join(stack)})")
+            frag = lambda: self.body(STEPS[p.step].body, p.step, (*stack, p.step))  # noqa: E731
+        elif isinstance(p, Either):
+            def frag() -> tuple[int, int]:
+                s, e = self.new(), self.new()
+                for choice in p.choices:
+                    cs, ce = self.body(choice, owner, stack)
+                    self.eps[s].append(cs)
+                    self.eps[ce].append(e)
+                return s, e
+        else:
+            def frag() -> tuple[int, int]:
+                s, e = self.new(), self.new()
+                self.sym[s] = (p, e, owner)
+                return s, e
+        return self.repeat(frag, p.times)
+
+    def repeat(self, frag, times: str) -> tuple[int, int]:
+        s, e = frag()
+        if times == "1":
+            return s, e
+        start, end = self.new(), self.new()
+        self.eps[start].append(s)
+        self.eps[e].append(end)
+        if times in ("?", "*"):
+            self.eps[start].append(end)
+        if times in ("*", "+"):
+            self.eps[e].append(s)
+        return start, end
+
+
+class Grammar:
+    """The declared steps as an automaton over traces."""
+
+    def __init__(self, root: str = ROOT):
+        self.nfa = _Nfa()
+        self.start, self.end = self.nfa.body(STEPS[root].body, root, (root,))
+        self._closure: dict[frozenset, frozenset] = {}
+        self._moves: dict[tuple[frozenset, Token], frozenset] = {}
+        self.anywhere = [(s.id, p) for s in STEPS.values() if s.anywhere for p in _parts(s.body)]
+        self.final = [(s.id, p) for s in STEPS.values() if s.final for p in _parts(s.body)]
+
+    def closure(self, states: frozenset) -> frozenset:
+        found = self._closure.get(states)
+        if found is None:
+            out, todo = set(states), list(states)
+            while todo:
+                for nxt in self.nfa.eps[todo.pop()]:
+                    if nxt not in out:
+                        out.add(nxt)
+                        todo.append(nxt)
+            found = self._closure[states] = frozenset(out)
+        return found
+
+    def move(self, states: frozenset, tok: Token) -> frozenset:
+        key = (states, tok)
+        found = self._moves.get(key)
+        if found is None:
+            nxt = set()
+            for s in states:
+                edge = self.nfa.sym[s]
+                if edge is not None and _matches(edge[0], tok):
+                    nxt.add(edge[1])
+            found = self._moves[key] = self.closure(frozenset(nxt))
+        return found
+
+    def expected(self, states: frozenset) -> list[str]:
+        """What the grammar would accept next (for a failure message)."""
+        out = set()
+        for s in states:
+            edge = self.nfa.sym[s]
+            if edge is not None:
+                out.add(f"{edge[2]}: {describe(edge[0])}")
+        return sorted(out)
+
+    def problems(self, trace: list[tuple[str, dict]]) -> list[str]:
+        """Why `trace` is not a trace of the declared procedure (empty: it is one)."""
+        states = self.closure(frozenset([self.start]))
+        for i, (item, data) in enumerate(trace):
+            tok = Token.of(item, data)
+            if any(_matches(p, tok) for _, p in self.anywhere):
+                continue
+            if any(_matches(p, tok) for _, p in self.final):
+                if i != len(trace) - 1:
+                    return [f"item {i} ({_show(item, data)}) ends the game, yet items follow it"]
+                return []
+            nxt = self.move(states, tok)
+            if not nxt:
+                before = "; ".join(_show(*t) for t in trace[max(0, i - 4):i])
+                return [f"item {i} ({_show(item, data)}) comes from no declared step at this point (after: "
+                        f"{before}); expected one of: " + "; ".join(self.expected(states)[:40])]
+            states = nxt
+        if self.end not in states:
+            return ["the trace ends where the declared procedure does not: expected one of: "
+                    + "; ".join(self.expected(states)[:40])]
+        return []
+
+
+def _show(item: str, data: dict) -> str:
+    tok = Token.of(item, data)
+    return f"{tok.item} {tok.name} {tok.rule}{' (card effect)' if tok.sourced else ''}"
+
+
+def describe(p: Part) -> str:
+    if isinstance(p, Emit):
+        return f"event {p.type} ({', '.join(p.rules)})"
+    if isinstance(p, Ask):
+        return f"decision {p.kind} ({', '.join(p.rules)})"
+    if isinstance(p, Effect):
+        return f"a card effect ({p.what})"
+    if isinstance(p, Run):
+        return f"step {p.step}"
+    return "one of several"
+
+
+def trace_problems(trace: list[tuple[str, dict]], root: str = ROOT) -> list[str]:
+    return Grammar(root).problems(trace)
