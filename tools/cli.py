@@ -1090,6 +1090,12 @@ def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh 
     if effects_doc.exists():
         updated[str(effects_doc)] = refresh_effects_doc(effects_doc)
         run.note(f"{'updated' if updated[str(effects_doc)] else 'unchanged'}: {effects_doc}")
+    import maester.interpreter.mod  # noqa: F401  (every procedure module: every step is declared)
+    from maester.interpreter.core.steps import refresh_procedures_doc  # the game's procedure (docs/procedures.md)
+
+    procedures_doc = path.parent / "procedures.md"
+    updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
+    run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
     run.result = {"updated": [p for p, changed in updated.items() if changed],
                   "unchanged": [p for p, changed in updated.items() if not changed]}
     run.finish()

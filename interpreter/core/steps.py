@@ -75,6 +75,7 @@ class Effect:
     rules: tuple[str, ...] = ()  # the rule ids its events and decisions cite (the timing window's)
     times: str = "*"
     game: str = "base"
+    starts: tuple[str, ...] = ()  # steps its primitives may start (their events and decisions carry `source` too)
 
 
 @dataclass(frozen=True)
@@ -117,16 +118,22 @@ def ask(kind: str, rules: str, decider: str, when: str, options: str, skipped: s
     return Ask(kind, _rules(rules), decider, when, options, skipped, times, game)
 
 
-def run(step_id: str, when: str = "", times: str = "?", game: str = "base") -> Run:
+def sub(step_id: str, when: str = "", times: str = "?", game: str = "base") -> Run:
+    """Run another declared step here (`sub`, not `run`: procedure modules import the effects' `run`)."""
     return Run(step_id, when, times, game)
 
 
-def effect(what: str, rules: str = "", times: str = "*", game: str = "base") -> Effect:
-    return Effect(what, _rules(rules), times, game)
+def effect(what: str, rules: str = "", times: str = "*", game: str = "base", starts: str = "") -> Effect:
+    return Effect(what, _rules(rules), times, game, tuple(starts.split()))
 
 
 def either(*choices: tuple | list, when: str = "", times: str = "1", game: str = "base") -> Either:
     return Either(tuple(tuple(c) for c in choices), when, times, game)
+
+
+def group(*parts: Part, when: str = "", times: str = "*", game: str = "base") -> Either:
+    """Parts that happen together, repeated as `times` says (an `Either` of one choice)."""
+    return Either((tuple(parts),), when, times, game)
 
 
 def step(id_: str, title: str, rule: str, what: str, *body: Part, game: str = "base", module: str = "",
@@ -166,6 +173,9 @@ def problems() -> list[str]:
         for p in _parts(s.body):
             if isinstance(p, Run) and p.step not in STEPS:
                 out.append(f"step {s.id}: runs an undeclared step {p.step!r}")
+            if isinstance(p, Effect):
+                out.extend(f"step {s.id}: an effect starts an undeclared step {x!r}" for x in p.starts
+                           if x not in STEPS)
             if isinstance(p, Emit):
                 if p.type not in EVENTS:
                     out.append(f"step {s.id}: emits an undeclared event type {p.type!r}")
@@ -175,7 +185,8 @@ def problems() -> list[str]:
             if isinstance(p, Ask) and p.kind not in DECISION_KINDS:
                 out.append(f"step {s.id}: asks an undeclared decision kind {p.kind!r}")
     seen = reachable()
-    out.extend(f"step {s} is declared but never run" for s in STEPS if s not in seen and not STEPS[s].anywhere)
+    out.extend(f"step {s} is declared but never run" for s in STEPS if s not in seen and not STEPS[s].anywhere
+               and not STEPS[s].final)
     return out
 
 
@@ -190,6 +201,9 @@ def reachable(root: str = ROOT) -> list[str]:
         for p in _parts(STEPS[sid].body):
             if isinstance(p, Run):
                 visit(p.step)
+            if isinstance(p, Effect):
+                for sid2 in p.starts:
+                    visit(sid2)
 
     visit(root)
     return seen
@@ -367,3 +381,129 @@ def describe(p: Part) -> str:
 
 def trace_problems(trace: list[tuple[str, dict]], root: str = ROOT) -> list[str]:
     return Grammar(root).problems(trace)
+
+
+# ---- docs/procedures.md ------------------------------------------------------------------------------------------
+
+DOC_HEADER = """# The game's procedure
+
+<!-- Generated from the step catalogue (interpreter/core/steps.py and the `step(...)` declarations of the
+procedure modules) by `maester docs --write`; do not edit: a test fails when this file is stale. -->
+
+This document is normative: with docs/conformance.md (the state, the random number generator, the vectors),
+docs/effects.md (what card effects do) and docs/bundle.md (the content), it specifies the game an engine must
+play to reproduce the conformance vectors. It lists every step of the game in the order it runs — the base
+game, the optional Tides of Battle rule and Mother of Dragons — and for each step the events it emits, in the
+order it emits them, and the decisions it may ask: who decides, when, which answers are legal and in which order
+they are listed, and when the question is not asked.
+
+## How to read it
+
+- A step's parts happen in the order listed. Each part says how often it happens: **once**, **at most once**,
+  **any number of times (maybe none)** or **at least once**. **One of** lists alternatives: exactly one of them
+  happens (an empty alternative: nothing). A **group** is a sequence repeated as a whole.
+- **event** `TYPE` (RULES): an event of that type citing one of those rules (docs/scenarios.md lists every event
+  type and field; schemas/event.schema.json is their schema). Every event has `n`, `round`, `phase`, `type`, `rule`
+  and `text` (`text` is English, informative only).
+- **decision** `KIND` (RULES): a decision of that kind (schemas/decision.schema.json), citing one of those rules;
+  its options are listed in the order given. A decision with a single legal answer is never asked: that answer is
+  taken, and nothing is recorded (no decision number is used).
+- **step**: another step, run at that point (its own section says what it does).
+- **card effect**: a card's effect or its abilities run at that point (docs/effects.md). Every event and decision
+  they make carries `source` (and `card`), including those of the procedures their primitives start (listed).
+- **The game ends at once** (step `game.victory`) at any victory check; nothing follows its event.
+- **Between decisions** (step `game.between-decisions`), Mother of Dragons players may act unasked.
+- Ids: the step ids below (`combat.clean-up`) name moments of the game; they are stable.
+
+A test plays random games of every setup, with and without Tides of Battle, and checks that every trace (events
+and decisions in order) is one this document allows.
+"""
+
+
+def _times(times: str) -> str:
+    return TIMES[times]
+
+
+def _game(game: str) -> str:
+    return f" *({GAMES[game]})*" if GAMES.get(game) else ""
+
+
+def _part_md(p: Part, indent: str) -> list[str]:
+    from .events import EVENTS
+
+    tail = f" — {_times(p.times)}{_game(p.game)}"
+    if isinstance(p, Emit):
+        ev = EVENTS.get(p.type)
+        fields = ", ".join(f"`{f}`" + ("?" if f in ev.optional else "") for f in ev.fields) if ev else ""
+        return [f"{indent}- **event** `{p.type}` ({', '.join(p.rules)}){tail}: {p.when}"
+                + (f". Fields: {fields}." if fields else ".")]
+    if isinstance(p, Ask):
+        rules = f" ({', '.join(p.rules)})" if p.rules else ""
+        lines = [f"{indent}- **decision** `{p.kind}`{rules}{tail}.",
+                 f"{indent}  Decider: {p.decider}. Asked: {p.when}. Answers: {p.options}."]
+        if p.skipped:
+            lines.append(f"{indent}  Not asked: {p.skipped}.")
+        return lines
+    if isinstance(p, Run):
+        when = f": {p.when}" if p.when else ""
+        return [f"{indent}- **step** [`{p.step}`](#{_anchor(p.step)}) ({STEPS[p.step].title}){tail}{when}."]
+    if isinstance(p, Effect):
+        rules = f" ({', '.join(p.rules)})" if p.rules else ""
+        starts = (" It may start: " + ", ".join(f"[`{s}`](#{_anchor(s)})" for s in p.starts) + ".") if p.starts \
+            else ""
+        return [f"{indent}- **card effect**{rules}: {p.what}{tail}.{starts}"]
+    lines = []
+    if len(p.choices) == 1:
+        when = f" ({p.when})" if p.when else ""
+        lines.append(f"{indent}- **group**{when}{tail}:")
+        for q in p.choices[0]:
+            lines.extend(_part_md(q, indent + "  "))
+        return lines
+    when = f" ({p.when})" if p.when else ""
+    lines.append(f"{indent}- **one of**{when}{tail}:")
+    for i, choice in enumerate(p.choices):
+        lines.append(f"{indent}  {i + 1}. " + ("nothing" if not choice else "in order:"))
+        for q in choice:
+            lines.extend(_part_md(q, indent + "     "))
+    return lines
+
+
+def _anchor(step_id: str) -> str:
+    return "step-" + step_id.replace(".", "-")
+
+
+def markdown() -> str:
+    """docs/procedures.md, generated from the declarations."""
+    out = [DOC_HEADER]
+    order = reachable() + [s for s in STEPS if s not in reachable()]
+    out.append("## Contents\n")
+    out.extend(f"- [`{sid}`](#{_anchor(sid)}) {STEPS[sid].title}" for sid in order)
+    out.append("")
+    for sid in order:
+        s = STEPS[sid]
+        out.append(f'<a id="{_anchor(sid)}"></a>\n\n## `{sid}`: {s.title} ({s.rule}){_game(s.game)}\n')
+        if s.what:
+            out.append(s.what + "\n")
+        if s.final:
+            out.append("The game ends with this step.\n")
+        if s.anywhere:
+            out.append("This step may happen between any two decisions.\n")
+        if s.body:
+            for p in s.body:
+                out.extend(_part_md(p, ""))
+            out.append("")
+        out.append(f"*Declared in {s.module}.*\n")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def refresh_procedures_doc(path) -> bool:
+    """Write docs/procedures.md from the declarations (the caller imports every procedure module first, e.g.
+    maester.interpreter.mod); True when it changed."""
+    from pathlib import Path
+
+    path = Path(path)
+    text = markdown()
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True

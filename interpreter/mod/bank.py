@@ -212,3 +212,59 @@ class IronBankRules:
         if "no-supply" in marks:
             return 0
         return self.board.area(area).supply + marks.count("supply")
+
+
+# ---- the steps of the Iron Bank (core/steps.py; docs/procedures.md) ---------------------------------------------
+from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/mod/bank.py"
+step("mod.starting-loans", "Starting loans", "R40.4",
+     "Before round 1, the setup's starting loans (house by house in the setup's order, each house's loans in "
+     "order): a named loan is taken from the loan deck, or from the bank slot it was revealed in (the next loan of "
+     "the deck takes its place); `random` takes the top of the deck. The loan is held free and its effect runs at "
+     "once.",
+     sub("mod.loan", times="*"),
+     module=_M, game="mod")
+step("mod.loan", "A loan is taken", "R40.4",
+     "The house holds the loan (interest from the next round on) and its effect runs at once; then victory is "
+     "checked.",
+     emit("loan", "R40.4", "`house`, `loan`", times="1"),
+     effect("the loan's effect", "R41"),
+     module=_M, game="mod")
+step("mod.round-start", "The start of a round", "R6.2.1 R40.3 R38.3.2 R40.6 R42.5",
+     "In order: the players who announced they leave become vassals (R42.5: their power, hand and discards are "
+     "cleared); the Iron Bank shifts: the loan in the cheapest slot goes to the bottom of the loan deck, every loan "
+     "moves one slot toward the cheap end and the top loan of the deck fills the last slot (R40.3); a dragon "
+     "strength token enters the box if this round is on one (R38.3.2); interest is paid.",
+     emit("vassal", "R42.5", "each leaving player: `house`", times="*"),
+     emit("iron-bank", "R40.3", "`bank` the loans slot by slot", times="?"),
+     emit("dragons", "R38.3.2", "the dragon strength grows"),
+     sub("mod.interest"),
+     module=_M, game="mod")
+step("mod.interest", "Interest", "R40.6",
+     "Each house in turn order with loans discards 1 power per loan it holds (R40.6.1); for each power it could "
+     "not pay, a unit of its is destroyed, chosen by the blade holder (or, when that is the house itself, the "
+     "first other player on the blade track) (R40.6.2).",
+     group(emit("power", "R40.6.1", "the interest paid: `house`, `amount`"),
+           group(ask("interest-loss", "R40.6.2", "the blade holder (see above)", "for each unpaid power",
+                     "`AREA:KIND` for each unit kind in each area of the house, each once, sorted",
+                     "when one answer is legal"),
+                 emit("destroy", "R40.6.2", "the unit destroyed: `house`, `area`, `kind`", times="1"),
+                 emit("destroy", "R24.8", "the ships of a port left uncontrolled", times="*")),
+           when="for each house with loans, in turn order"),
+     module=_M, game="mod")
+step("mod.other-order", "An Iron Bank or Muster order", "R34.5 R40.4",
+     "Orders resolved in the Consolidate Power step that are not Consolidate Power orders; the order leaves the "
+     "board first. An Iron Bank order (a player's): the loan discount token follows control of its area (R40.7.3), "
+     "then the house may buy one loan it can pay for (the slot's cost, less the discount for its holder): it "
+     "discards the cost and takes the loan. A vassal's Muster order musters in its area when it has a castle or "
+     "stronghold (none in a port).",
+     either(
+         [emit("loan-discount", "R40.7.3", "the token changes hands: `house` (null: set aside)"),
+          ask("buy-loan", "R40.4", "the house", "when a loan is affordable", "`none`, then the affordable loans in "
+              "slot order", "when none is affordable"),
+          emit("power", "R40.4.2", "the cost paid"),
+          sub("mod.loan")],
+         [emit("muster-order", "R34.5", "the order has no effect, or musters: `area`", times="1"),
+          sub("mustering.muster")]),
+     module=_M, game="mod")

@@ -143,3 +143,30 @@ class LoyaltyRules:
         self.gain_loyalty()
         return
         yield  # pragma: no cover
+
+
+# ---- the steps of loyalty (core/steps.py; docs/procedures.md) --------------------------------------------------
+from ..core.steps import ask, emit, group, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/mod/loyalty.py"
+step("mod.give-bids", "Bids given away", "R36.4",
+     "After the bids for a track are revealed, each house that gives away its bid (a bundle flag) and bid more "
+     "than 0, in turn order, hands its bid tokens one at a time to other houses of the track or keeps the rest.",
+     group(ask("give-bid", "R36.4.2", "the giving house", "for each token it still holds",
+               "`keep`, then the other houses of the track in turn order", times="1"),
+           emit("give-bid", "R36.4.3", "a token given: `house` the receiver")),
+     emit("bids", "R36.4.3", "the bids after the gifts", times="1"),
+     module=_M, game="mod")
+step("mod.after-march", "After a march (Mother of Dragons)", "R40.7.3 R37.6",
+     "The loan discount token follows control of its area; loyalty is gained.",
+     emit("loan-discount", "R40.7.3", "the token changes hands: `house` (null: set aside)"),
+     sub("mod.loyalty", times="1"),
+     module=_M, game="mod")
+step("mod.loyalty", "Loyalty gained", "R37.6 R37.8",
+     "Each house that wins by loyalty, in turn order: it gains the loyalty tokens of every area it controls (area "
+     "id order); if it controls its home again after losing it, its garrison returns; if it lost its home, its "
+     "victory track drops. Then victory is checked.",
+     emit("loyalty-gained", "R37.6.1", "`area`, `house`, `points`", times="*"),
+     emit("garrison", "R37.8.2", "the garrison returns: `area`, `house`, `points`", times="*"),
+     emit("loyalty-home-lost", "R37.8.1", "`area`, `house`, `points`", times="*"),
+     module=_M, game="mod")

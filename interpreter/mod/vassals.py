@@ -214,3 +214,29 @@ class VassalRules:
     def raven_may_swap(self, area: str) -> bool:
         return not self.is_vassal(self.state.orders[area]["house"])  # R34.8
 
+
+
+# ---- the steps of the vassals' planning (core/steps.py; docs/procedures.md) -------------------------------------
+from ..core.steps import ask, emit, group, step  # noqa: E402  (declarations only)
+
+_M = "interpreter/mod/vassals.py"
+step("mod.choose-commanders", "Commanders of the vassals", "R33.3 R33.4",
+     "At the start of each Planning Phase the commanders are chosen anew. With V vassals and P players, the "
+     "players in turn order take vassal sets: player i (0-based, turn order) gets an entry in the queue for each "
+     "k < V with k mod P = i, the queue sorted by turn order. The first player of the queue takes an unclaimed "
+     "vassal (sorted by id) or passes (its entry moves to the next player in turn order); when the queue's first "
+     "player is the last in turn order, it takes every vassal left without being asked. Nothing happens without "
+     "vassals.",
+     group(ask("choose-vassal", "R33.3", "the first player of the queue", "while vassals are unclaimed",
+               "`pass`, then the unclaimed vassals sorted by id", times="1"),
+           emit("commander", "R33.3", "the answer: `house` (and `vassal` unless it passed)", times="1")),
+     emit("commander", "R33.4", "the last player takes the rest: `house`"),
+     module=_M, game="mod")
+step("mod.vassal-orders", "The vassals' orders", "R34.1",
+     "After the players' own orders: each commander in turn order, for each vassal it commands (sorted by id), "
+     "places up to `vassal_orders_per_vassal` tokens of the vassal order set, each in an area of the vassal without "
+     "an order, each token at most once per vassal, none forbidden this round.",
+     ask("vassal-order", "R34.1", "the commander", "until it answers `done`, places the maximum or has no option",
+         "`done`, then `AREA:TOKEN` for each area of the vassal without an order (sorted) and each unused token "
+         "(sorted)", "when only `done` is left", times="*"),
+     module=_M, game="mod")

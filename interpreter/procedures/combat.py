@@ -923,3 +923,192 @@ def _kept_in_cursor(g: Game, c: Combat, stage: str, steps: Proc) -> Proc:
             return
         g.state.step["combat"] = {"stage": stage, **c.to_json()}
         answer = yield d
+
+
+# ---- the steps of a combat (core/steps.py; docs/procedures.md) -------------------------------------------------
+from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/procedures/combat.py"
+
+
+def _window_step(name: str, title: str) -> str:
+    rules = " ".join(TRIGGERS[name].rules)
+    return step(
+        f"combat.window.{name}", title, rules,
+        f"The abilities of the played house cards whose trigger is `{name}` run in Iron Throne order (the "
+        "combatants sorted by their position on the turn-order track, taken anew at each pass), pass after pass, "
+        "until a pass runs none (R20.2.6). A card whose text is ignored (`blank_cards`) runs nothing; an ability "
+        "runs at most once per combat (`fired`); an ability whose condition is false does not run and is not "
+        "counted as used (it may run in a later pass if its condition holds then); a card that leaves the combat "
+        "stops; a card revealed during the window runs its abilities of the window in a later pass. Their events "
+        f"and decisions cite {rules.split()[0]} (the window's first rule) unless a procedure they start cites its own.",
+        effect(f"the `{name}` abilities", rules),
+        module=_M)
+
+
+step("combat", "A combat", "R19-R21",
+     "A march into an area with another house's units or garrison starts a combat (R19); the attacker's units are "
+     "off the board (in the combat's data, `@attack`) until the Combat Clean Up. The steps below run in this "
+     "order; between two of them the whole combat is data in the cursor (`step.combat`, with its `stage`).",
+     sub("combat.support", times="1"),
+     sub("combat.house-cards", times="1"),
+     sub("combat.window.cancel", times="1"),
+     sub("combat.window.immediately", times="1"),
+     sub("combat.window.before-combat", times="1"),
+     sub("combat.tides", "with the Tides of Battle option on", times="?", game="tides"),
+     sub("combat.blade", times="1"),
+     sub("combat.window.combat-strength", times="1"),
+     sub("combat.result", times="1"),
+     sub("combat.window.after-winner-determination", times="1"),
+     sub("combat.casualties", times="1"),
+     sub("combat.skulls", times="?", game="tides"),
+     sub("combat.window.casualties", times="1"),
+     sub("combat.window.retreat", times="1"),
+     sub("combat.retreats", times="1"),
+     sub("combat.clean-up", times="1"),
+     module=_M)
+step("combat.support", "Call for support", "R19.3",
+     "The eligible Support orders are those on the board (any Support order, or a raid/support token) in areas "
+     "adjacent to the embattled area and holding units, except a land area's for a combat at sea (R19.3.2) and a "
+     "port's for a combat other than in its own sea (R24.10). Each house holding one, in turn order, gives all of "
+     "its eligible orders to one side or to nobody; a combatant supports its own side without being asked "
+     "(R19.3.4). For an attack on a neutral force this step opens the attack and nothing else.",
+     emit("combat", "R19", "in a combat (not an attack on a neutral force), first: `area`, `attacker`, `defender`",
+          times="?"),
+     group(ask("support", "R19.3.3", "each house with eligible Support orders, not a combatant",
+               "in turn order", "`attacker`, `defender`, `none` (for a neutral force: `attacker`, `none`)"),
+           emit("support", "R19.3", "after each house's support, unless `none`: `house`, `side`"),
+           when="for each house with eligible orders, in turn order"),
+     module=_M)
+step("combat.house-cards", "House cards", "R19.4 R20.1",
+     "The initial strengths are announced: the units' strength (routed units 0; a siege engine only attacking a "
+     "castle or stronghold; dragons the dragon strength, R38.2) plus the March order's bonus for the attacker; for "
+     "the defender its Defense order in the area (none in a port, R24.6) and its garrison; for each side the "
+     "units and the order bonus of the Support orders given to it (a support order removed since no longer "
+     "counts; its bonus counts while its units are gone until the Combat Clean Up, R14.7). Then the attacker, "
+     "then the defender, chooses a house card in secret from its hand (Mother of Dragons: a vassal's commander "
+     "draws the vassal's hand first, R35.2).",
+     emit("initial-strength", "R19.4", "first: `strengths` house -> initial strength", times="1"),
+     emit("vassal-hand", "R35.2", "before a vassal's card is chosen, when its hand is empty", times="?",
+          game="mod"),
+     ask("house-card", "R20.1.1", "the attacker, then the defender (a vassal's commander)", "each in turn",
+         "the house's hand, sorted by id", "when the hand holds one card (it is played) or none (no card)",
+         times="*"),
+     emit("vassal-hand", "R35.2", "the defender's vassal hand (as above)", times="?", game="mod"),
+     ask("house-card", "R20.1.1", "the defender", "after the attacker's card", "as above", times="?"),
+     emit("reveal", "R20.1.1", "both cards together: `cards` house -> card id (null: no card)", times="1"),
+     module=_M)
+_window_step("cancel", "Abilities: cancel")
+_window_step("immediately", "Abilities: immediately")
+_window_step("before-combat", "Abilities: before combat")
+step("combat.tides", "Tides of Battle", "R29.3",
+     "Every Tides of Battle card (sorted by id, one entry per copy) is shuffled before each combat (R29.3.2); the "
+     "attacker, then the defender, draws the top card. If the Valyrian Steel Blade has not been used this round "
+     "and its holder's side fights (its own house, or in Mother of Dragons a vassal it commands), the holder may "
+     "use it to make that side draw the next card instead (R29.3.3): the blade is then used.",
+     ask("tides-redraw", "R29.3.3", "the Valyrian Steel Blade's holder", "after the draw (it sees its side's card)",
+         "`yes`, `no`", "when the blade was used this round or its holder's side does not fight"),
+     emit("blade", "R29.3.3", "answer `yes`: `house` the holder"),
+     emit("tides", "R29.3.3", "`tides` house -> Tides of Battle card", times="1"),
+     module=_M, game="tides")
+step("combat.blade", "The Valyrian Steel Blade", "R20.4",
+     "If the blade has not been used this round and its holder's side fights, the holder may use it for +1 "
+     "combat strength to that side.",
+     ask("blade", "R20.4", "the Valyrian Steel Blade's holder", "after the Tides of Battle, before the strengths are "
+         "final", "`yes`, `no`", "when the blade was used this round (maybe by the Tides of Battle redraw) or its "
+         "holder's side does not fight"),
+     emit("blade", "R20.4", "answer `yes`: `house` the holder"),
+     module=_M)
+_window_step("combat-strength", "Abilities: combat strength")
+step("combat.result", "The winner", "R20.5 R20.6",
+     "Each side's final strength: a value a card set replaces the sum (R20.5.2); else initial strength + the "
+     "card's printed strength (or the value a card set for it) + the strength modifiers of abilities + the Tides "
+     "of Battle card's strength + 1 for the blade; never below 0. The higher wins; on a tie the house better "
+     "placed on the blade track wins (R20.6).",
+     emit("combat-result", "R20.6", "`final` house -> final strength, `winner`", times="1"),
+     module=_M)
+_window_step("after-winner-determination", "Abilities: after the winner is known")
+step("combat.casualties", "The garrison and the casualties", "R21.1 R21.2",
+     "First a losing defender's garrison in the embattled area is removed from the game (R21.1). Then the loser "
+     "loses as many units as the victor's swords minus the loser's fortifications (card icons, ability "
+     "modifiers and Tides of Battle icons, each side's count never below 0). A protected loser (a card "
+     "ability, R21.2) loses none. Each casualty is chosen among the loser's fighting units that are not routed; "
+     "when none is left the rest of the count is lost (R21.2.4).",
+     emit("garrison", "R21.1", "a losing defender's garrison: `area`"),
+     either([],
+            [emit("protected", "R21.2", "the loser is protected: `house` (with `card` and `source` of the "
+                  "protecting ability)", times="1")],
+            [ask("casualty", "R21.2.1", "the loser", "once per casualty", "the kinds of its casualty candidates, "
+                 "each once, sorted by id (the first unit of that kind in the army's list is destroyed)",
+                 "when one kind is left"),
+             emit("destroy", "R21.2.1", "each casualty: `house`, `area` (the embattled area), `kind`"),
+             emit("protected", "R21.2", "a protection that began since: `house`")],
+            times="*"),
+     module=_M)
+step("combat.skulls", "Tides of Battle skulls", "R29.3.5",
+     "The attacker's skulls, then the defender's: each skull costs the opponent one fighting unit that is not "
+     "routed, win or lose, chosen by that opponent; nothing when it has none or a protection covers skulls.",
+     group(ask("casualty", "R29.3.5", "the opponent of the skull's owner", "once per skull",
+               "the kinds of its candidates, each once, sorted by id", "when one kind is left"),
+           either([emit("destroy", "R29.3.5", "the unit lost: `house`, `area`, `kind`", times="1")],
+                  [emit("protected", "R21.2", "a protected house", times="1")]),
+           when="for each skull"),
+     module=_M, game="tides")
+_window_step("casualties", "Abilities: casualties")
+_window_step("retreat", "Abilities: retreat")
+step("combat.retreats", "Retreats", "R21.3",
+     "The loser's army retreats, then the army of each victor an ability forces to retreat (by house id). Routed "
+     "units and units that cannot retreat (siege engines, `only_vs_castles`) are destroyed (R21.3.5). A losing "
+     "attacker goes back to the area it marched from (R21.3.2); if another house controls it or holds units there "
+     "and no card lets the victor choose, the whole army is destroyed. A defender's army goes to one legal area "
+     "(R21.3.3): an adjacent land area (or one reached by its ships' transport) for land units, an adjacent sea "
+     "or a port it controls for ships; not the attacker's origin, not a blocked area, not a neutral force, not an "
+     "area with another house's units, power token or control; a port only with room. Among the legal areas only "
+     "those where the supply limits cost the fewest units are offered (R21.3.6). No legal area: the army is "
+     "destroyed (R21.3.4). The units arrive routed (R21.4.1) unless a card keeps them unrouted.",
+     sub("combat.retreat", "for each army that retreats", times="*"),
+     module=_M)
+step("combat.retreat", "One army retreats", "R21.3",
+     "",
+     emit("destroy", "R21.3.2", "a losing attacker that cannot go back: `house` only (the whole army)"),
+     emit("destroy", "R21.3.5", "each unit that cannot retreat: `house`, `area`, `kind`", times="*"),
+     emit("destroy", "R21.3.4", "no legal area: `house` only (the whole army)"),
+     ask("retreat", "R21.3.3 R21.3.7", "the retreating house, or the victor when a card lets it choose (R21.3.7)",
+         "for the retreating units", "the legal areas with the fewest supply losses, sorted by id (a losing "
+         "attacker's origin among them when the victor chooses)", "when only one area is offered (it is taken); a "
+         "losing attacker without a choosing victor simply goes back"),
+     group(ask("retreat-loss", "R21.3.6", "the retreating house", "while the retreating units do not fit the "
+               "supply limits in the chosen area", "the kinds of the retreating units, each once, sorted by id",
+               "when one kind is left"),
+           emit("destroy", "R21.3.6", "the unit lost to supply: `house`, `kind`", times="1")),
+     emit("retreat", "R21.3.2 R21.3.3 R21.3.7", "the units arrive: `area`, `house`"),
+     module=_M)
+step("combat.clean-up", "Combat Clean Up", "R21.5",
+     "The real order of the Combat Clean Up (R21.5's numbering lists the same acts in another order): (1) the "
+     "attacker's March order is taken off its origin (kept aside); (2) a winning attacker with units left advances "
+     "into the embattled area (R21.5.1): the order there is removed, any other house's power token there returns "
+     "to its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; "
+     "a losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes to "
+     "its discards, or stays in hand when a card says so (R21.5.3); a house with no card left in hand takes back "
+     "its discards except the card just played (R21.5.4); a vassal's cards go back to the vassal deck instead "
+     "(R35.4); (4) the after-combat abilities run (R20.2.5, R21.5.6); (5) the March order moves into the taken area "
+     "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a "
+     "card removes from the game leave (R43); (7) every order left in an area without its house's units is "
+     "removed (R14.7, R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8, Mother of "
+     "Dragons) every vassal's hand goes back to the vassal deck, and the commander of a winning vassal gains 1 "
+     "power (R35.5); (9) victory is checked.",
+     emit("no-advance", "R21.5.1", "a card stops the winning attacker's advance: `house`"),
+     emit("order-removed", "R21.5.1", "the order in the embattled area, when the attacker advances: `area` only"),
+     emit("advance", "R21.5.1", "the attacker takes the area: `area`, `house`"),
+     either([], [emit("cards", "R21.5.3", "a card kept in hand: `house`, `card`", times="1")],
+            [emit("cards", "R21.5.4", "a house takes back its discards: `house`", times="1")], times="*"),
+     sub("combat.window.after-combat", times="1"),
+     emit("keep-march", "R21.5.2", "the March order moves into the area: `area`"),
+     emit("order-removed", "R21.5.2", "the March order is removed: `area` its origin"),
+     either([emit("cards", "R43", "a card removed from the game: `house`, `card`", times="1")],
+            [emit("cards", "R21.5.4", "its house takes back its discards: `house`", times="1")], times="*"),
+     emit("order-removed", "R21.5.5", "an order without units: `area`, `house`, `order`", times="*"),
+     emit("destroy", "R24.8", "the ships of a port whose land area nobody controls", times="*"),
+     emit("power", "R35.5", "the commander of a winning vassal gains 1 power", game="mod"),
+     module=_M)
+_window_step("after-combat", "Abilities: after combat")

@@ -169,3 +169,41 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
                        kind=kind)
         g.check_victory()
     cursor.leave(g, f)
+
+
+# ---- the steps of supply and mustering (core/steps.py; docs/procedures.md) -------------------------------------
+from ..core.steps import ask, emit, group, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/procedures/mustering.py"
+step("mustering.supply", "Adjust supply", "R8.2 R8.4",
+     "Started by an effect. Every house in turn order moves its supply to the barrels of the areas it controls "
+     "(at most the top of the supply track); then every house reconciles.",
+     emit("supply", "R8.2", "a house's supply changes: `house`, `supply`", times="*"),
+     sub("mustering.reconcile", times="1"),
+     module=_M)
+step("mustering.reconcile", "Reconcile armies", "R8.4",
+     "Each house in turn order, while its armies do not fit its supply limits, destroys a unit of an army of two or "
+     "more units.",
+     group(ask("reconcile", "R8.4", "the house (a vassal's commander)", "while it does not fit",
+               "`AREA:KIND` for each unit kind of each army of two or more units, each once, sorted",
+               "when one answer is legal"),
+           emit("destroy", "R8.4", "the unit destroyed: `house`, `area`, `kind`", times="1")),
+     module=_M)
+step("mustering.muster", "Muster", "R9",
+     "The areas: those the effect or order names, else (Mother of Dragons, a vassal: its home only if it controls "
+     "it, R35.13) every castle or stronghold area the house controls. Area by area, while the area has mustering "
+     "points left (1 for a castle, 2 for a stronghold; improvements may change the level), the house buys a unit "
+     "or an upgrade or stops. Victory is checked after each area.",
+     sub("mustering.unit", times="*"),
+     module=_M)
+step("mustering.unit", "Muster one unit", "R9.3",
+     "",
+     ask("muster", "", "the house", "while the area has points and something to buy",
+         "`done`, then for each unit kind with a muster cost, sorted by id, with units left: `KIND:AREA` for a land "
+         "unit the points pay for (if one more unit there fits supply), `upgrade:BASE:KIND:AREA` when a unit of "
+         "the kind it upgrades from is there and the points pay the difference; for a ship, `KIND:SEA` for each "
+         "adjacent sea without enemy ships and the area's port with room (sorted), if it fits supply. The decision "
+         "cites the rule of what started the muster (R18.3, R34.5, or the card's window)",
+         "never skipped while an option besides `done` exists (the area's mustering ends otherwise)", times="1"),
+     emit("muster", "R9.3.1 R9.3.2", "a unit mustered (R9.3.1) or upgraded (R9.3.2): `house`, `area`, `kind`"),
+     module=_M)

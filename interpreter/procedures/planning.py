@@ -246,3 +246,62 @@ def planning_phase(g: Game) -> Proc:
     cursor.clear(st)
     remove_unresolvable(g)
     st.forbidden_orders = []  # restrictions last for this Planning Phase only (R6.5)
+
+
+# ---- the steps of the Planning Phase (core/steps.py; docs/procedures.md) -------------------------------------
+from ..core.steps import ask, either, emit, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/procedures/planning.py"
+step("planning", "The Planning Phase", "R13",
+     "The state's `phase` is `planning`. After the Messenger Raven, orders that cannot be resolved where they "
+     "stand are removed (R13.6, R42.1.2: a sea-only order on land, in area id order); then the order types "
+     "forbidden by a Westeros card (`forbidden_orders`) are cleared: they last for this Planning Phase only "
+     "(R6.5).",
+     emit("phase", "R13", "once, first", times="1"),
+     sub("mod.choose-commanders", "Mother of Dragons, when there are vassals", game="mod"),
+     sub("planning.house-orders", "for each house in turn order that places its own orders (Mother of Dragons: "
+         "not the vassals, R34.1)", times="*"),
+     sub("mod.vassal-orders", "Mother of Dragons, when a player commands vassals", game="mod"),
+     emit("reveal-orders", "R13.4", "once: `orders` every order on the board, area id -> `HOUSE:ORDER`", times="1"),
+     sub("planning.raven", times="?"),
+     emit("order-removed", "R42.1.2", "for each order that cannot be resolved where it stands (area id order); "
+          "`area` only", times="*"),
+     module=_M)
+step("planning.house-orders", "A house places its orders", "R13.2",
+     "The house's areas are the areas holding its units, sorted by id (its units do not move in this phase); "
+     "they are taken in that order, one decision each.",
+     sub("planning.area-order", "for each area holding the house's units", times="*"),
+     module=_M)
+step("planning.area-order", "An order for one area", "R13.2.1 R13.2.3 R13.2.4",
+     "The legal tokens are the house's order tokens not on the board and not forbidden this round "
+     "(`forbidden_orders`), special (★) ones only while the house has placed fewer than its King's Court "
+     "position allows (R13.3; the setup's `kings_court_stars` row of the rules set's star table, position 1 "
+     "first; none beyond the row). `placeable` is how many more tokens it could place: its unused legal plain "
+     "tokens plus its unused legal special ones up to the star limit left.",
+     either(
+         [emit("no-order", "R13.2.4", "no legal token is left for this area: `area`, `house`", times="1")],
+         [ask("place-order", "R13.2.1", "the house", "for the area, when a legal token is left",
+              "the legal tokens' ids, each once, sorted by id; then `none` when the house has more areas left "
+              "(this one included) than tokens it can still place",
+              "never skipped when two or more answers are legal; a single legal answer is taken without asking",
+              times="?"),
+          emit("no-order", "R13.2.4", "the answer was `none`: `area`, `house`")]),
+     module=_M)
+step("planning.raven", "The Messenger Raven", "R13.5",
+     "The holder of the Messenger Raven (first on the raven track among the houses that may hold a dominance "
+     "token) may replace one of its orders or look at the top wildling card. Skipped when the raven was used "
+     "this round already (`raven_used`).",
+     ask("messenger-raven", "R13.5", "the Messenger Raven's holder", "after the orders are revealed",
+         "`pass`, `look-at-wildlings`, then for each order of its own house in area id order (a vassal's "
+         "orders are the vassal's, R34.8) and each legal token for that area with the order taken off (the "
+         "star limit counted without it) other than the order itself, sorted by token id: `replace:AREA:TOKEN`",
+         "when the raven was used this round", times="1"),
+     either(
+         [],
+         [emit("raven-look", "R13.5.2", "answer `look-at-wildlings`: `secret.card` the top wildling card",
+               times="1"),
+          ask("wildling-top", "R13.5.2", "the Messenger Raven's holder", "after the look",
+              "`top`, `bottom`", times="1"),
+          emit("raven-bottom", "R13.5.2", "answer `bottom`: the card goes to the bottom of the wildling deck")],
+         [emit("raven-swap", "R13.5.1", "answer `replace:AREA:TOKEN`: the order in AREA becomes TOKEN", times="1")]),
+     module=_M)

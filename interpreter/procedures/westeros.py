@@ -291,3 +291,102 @@ def collect_power(g: Game, ports: bool, rule: str) -> None:
                     if g.state.house_in(sea) in (None, house):
                         amount += 1
         g.gain_power(house, amount, rule, "power icons")
+
+
+# ---- the steps of the Westeros Phase and of the wildlings (core/steps.py; docs/procedures.md) ------------------
+from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+
+_M = "interpreter/procedures/westeros.py"
+_STARTS = ("mustering.supply mustering.reconcile mustering.muster bidding.influence wildlings.attack "
+           "wildlings.advance westeros.collect-power")
+step("westeros", "The Westeros Phase", "R6",
+     "The state's `phase` is `westeros` (every round but the first). The round's start (Mother of Dragons: leaving "
+     "players become vassals, the Iron Bank shifts, dragons grow, interest is paid), then one card is drawn from "
+     "each Westeros deck of the setup in the rules set's deck order (I, II, III, then IV in Mother of Dragons), the "
+     "wildlings advance two spaces per wildling icon drawn, and the cards are resolved in the order drawn. Victory "
+     "is checked after each card.",
+     emit("phase", "R6", "once, first", times="1"),
+     sub("mod.round-start", times="?", game="mod"),
+     sub("westeros.draw", "for each deck", times="+"),
+     sub("wildlings.advance", "when a drawn card shows a wildling icon"),
+     sub("westeros.card", "for each card drawn, in drawing order", times="+"),
+     sub("mod.loyalty", "after the last card (R37.6)", times="?", game="mod"),
+     module=_M)
+step("westeros.draw", "Draw a Westeros card", "R6.2.2 R7.2",
+     "The top card of the deck is revealed; an empty deck is first rebuilt (every card id of the deck sorted by id, "
+     "one entry per copy) and shuffled, with no event. A card whose effect reshuffles its deck (registry mark "
+     "`redraw-on-reveal`) has the whole deck rebuilt and shuffled, and the new top card is revealed instead.",
+     emit("westeros-card", "R6.2.2", "`deck`, `card`", times="1"),
+     sub("westeros.redraw", times="*"),
+     module=_M)
+step("westeros.redraw", "The deck is reshuffled", "R7.2", "",
+     emit("reshuffle", "R7.2", "`deck`", times="1"),
+     emit("westeros-card", "R6.2.2", "the new top card: `deck`, `card`", times="1"),
+     module=_M)
+step("wildlings.advance", "The wildlings advance", "R6.2.3",
+     "Without wildlings in the rules set nothing happens. Each wildling icon moves the threat one step of the "
+     "wildling track up (two spaces), at most to the top; at the top a wildling attack of the threat's strength "
+     "follows.",
+     emit("wildlings", "R6.2.3", "`threat` the new threat", times="?"),
+     sub("wildlings.attack", "when the threat reaches the top"),
+     module=_M)
+step("westeros.card", "Resolve a Westeros card", "R6.2.4",
+     "The card's effect runs (docs/effects.md). Mother of Dragons: before it, one loyalty token per banner on the "
+     "card goes to each area the card names (R37.4.2; skipped when the tokens run out, R37.5).",
+     emit("resolve-card", "R6.2.4", "`card`", times="1"),
+     group(emit("loyalty-skipped", "R37.5", "no loyalty token left for the area"),
+           emit("loyalty", "R37.4.2", "the banner's loyalty token (unless skipped): `area`"),
+           when="for each area of the card's banners", game="mod"),
+     effect("the Westeros card's effect", "R6.2.4", starts=_STARTS),
+     module=_M)
+step("wildlings.attack", "A wildling attack", "R11",
+     "Every house that takes part (Mother of Dragons: not vassals; an effect may leave one out) bids in secret, in "
+     "turn order, any number from 0 to its available power; the bids are revealed together and discarded to the "
+     "pool. If the bids total at least the strength the Night's Watch wins: the highest bidder resolves the card's "
+     "victory text and an attack from the track resets the threat to the bottom. Otherwise the wildlings win: the "
+     "lowest bidder resolves its text, then every other bidder its text; an attack from the track moves the threat "
+     "down two steps. The card goes to the bottom of the wildling deck. Without wildlings in the rules set only "
+     "`no-wildlings` is emitted.",
+     either(
+         [emit("no-wildlings", "R11", "the rules set plays without wildlings", times="1")],
+         [emit("wildling-attack", "R11.2", "`strength`", times="1"),
+          ask("wildling-bid", "R11.3", "each taking part, in turn order", "in turn", "the numbers 0 up to its "
+              "available power, ascending", "when it has no power (0 is taken)", times="*"),
+          emit("bids", "R11.3", "`bids` house -> bid, in bidding order", times="1"),
+          either([emit("wildlings-lose", "R11.5", "`card` the wildling card", times="1")],
+                 [emit("wildlings-win", "R11.5", "`card` the wildling card", times="1")]),
+          sub("wildlings.bidder", "when some house bid"),
+          effect("the wildling card's text(s)", "R11.6", starts=_STARTS),
+          emit("wildling-card", "R11.6.5", "`card`", times="1"),
+          emit("wildlings", "R11.8", "an attack from the track: `threat` the new threat")]),
+     module=_M)
+step("wildlings.bidder", "The highest or lowest bidder", "R11.6.4",
+     "Ties for the highest (Night's Watch won) or lowest (wildlings won) bid are broken by the holder of the "
+     "Iron Throne's dominance token.",
+     ask("break-tie", "R11.6.4", "the Iron Throne holder", "when houses tie",
+         "the tied houses in turn order", "when one house has that bid"),
+     emit("bidder", "R11.6.4", "`house`, `which` (`highest` or `lowest`)", times="1"),
+     module=_M)
+step("bidding.influence", "Bidding on the influence tracks", "R10",
+     "Started by an effect (a Westeros card). For each influence track in the rules set's order: the houses on "
+     "the track that take part bid in secret, in turn order (0 up to their available power; Mother of Dragons: "
+     "vassals do not bid and count as bidding 0, R35.6); the bids are revealed and discarded; (Mother of "
+     "Dragons) a house that gives away its bid does so (R36.4); the houses are ranked by bid, highest first, the "
+     "Iron Throne holder ordering each tie (houses that keep the last places go last, R36.2); the track is set "
+     "and the card-seized dominance token of that track returns (R10.6).",
+     group(ask("influence-bid", "R10.2", "each bidder, in turn order", "for the track", "0 up to its available "
+               "power, ascending", "when it has no power", times="*"),
+           emit("bids", "R10.2", "`bids` every house of the track (non-bidders 0)", times="1"),
+           sub("mod.give-bids", game="mod"),
+           ask("break-tie", "R10.4", "the Iron Throne holder", "for each place among tied houses",
+               "the tied houses not placed yet, in turn order", "when one is left", times="*"),
+           emit("track", "R10.3", "`track`, `order`", times="1"),
+           when="for each track, in the rules set's order"),
+     module=_M)
+step("westeros.collect-power", "Collect power", "R7.9 R24.9",
+     "Started by an effect. Each house that may hold power, in turn order, gains the power icons of the land areas "
+     "it controls (and, when the effect says so, 1 per port of such an area holding its ships whose sea holds no "
+     "enemy ship).",
+     emit("power", "R7.9", "each house's gain", times="*"),
+     module=_M)
+_ = ask  # (all decisions are declared above)
