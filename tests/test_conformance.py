@@ -48,7 +48,7 @@ def test_vectors_are_shipped_with_their_index(rules):
     index = json.loads((VECTORS / "index.json").read_text())
     assert len(FILES) >= 60 and sorted(v["file"] for v in index["vectors"]) == [p.name for p in FILES]
     assert len(index["bundle_sha256"]) == 64 and index["bundle_format"] == rules.bundle["format_version"]
-    assert index["version"] == VECTOR_VERSION == 2
+    assert index["version"] == VECTOR_VERSION == 3
 
 
 def test_every_shipped_vector_follows_the_vector_schema(vectors):
@@ -197,11 +197,11 @@ def test_a_vector_of_the_old_format_or_off_its_schema_fails_before_any_replay(sm
     old["decisions"] = [d["answer"] for d in old["decisions"]]
     del old["compare"]
     (small_folder / RENLY.name).write_text(json.dumps(old))
-    assert replay_vector(None, old) == ["vector format version 1; this checker reads version 2 (regenerate with "
+    assert replay_vector(None, old) == ["vector format version 1; this checker reads version 3 (regenerate with "
                                         "`maester conformance --write DIR`)"]
     report = check_directory(small_folder)
     assert not report.ok and report.conforming == 1
-    assert report.failures == {RENLY.name: ["vector format version 1; this checker reads version 2 (regenerate "
+    assert report.failures == {RENLY.name: ["vector format version 1; this checker reads version 3 (regenerate "
                                             "with `maester conformance --write DIR`)"]}
     new = _renly(vectors)
     new["decisions"][2]["kind"] = "bribe"
@@ -215,7 +215,7 @@ def test_a_vector_of_the_old_format_or_off_its_schema_fails_before_any_replay(sm
     ("only-index", "no conformance vector (*.json besides index.json and bundle.json) to check"),
     ("unlisted", "the index and the folder disagree: listed but missing ['"),
     ("other-bundle", "this is not the bundle the vectors were made for"),
-    ("old-index", "not an index of conformance vectors version 2: /version: 2 was expected"),
+    ("old-index", "not an index of conformance vectors version 3: /version: 3 was expected"),
 ])
 def test_a_check_that_would_check_nothing_fails(tmp_path, small_folder, setup, message):
     folder = {"missing": tmp_path / "nowhere", "empty": tmp_path / "empty"}.get(setup, small_folder)

@@ -197,3 +197,26 @@ def test_the_python_example_of_the_docs_runs():
     assert blocks, "docs/position.md has no python example"
     for block in blocks:
         exec(compile(block, "docs/position.md", "exec"), {})
+
+
+def _finished(rules, setup: str) -> Game:
+    from maester.interpreter.procedures.game import Options
+
+    g = new_game(rules, setup, seed=3, options=Options(rounds=1))
+    g.play({h: RandomAgent(3) for h in g.state.houses})
+    return g
+
+
+def test_the_end_reason_is_a_code_and_a_version_3_position_is_read_as_meant(rules):
+    g = _finished(rules, "base-3p")
+    assert g.over and g.state.end_reason == "last-round"
+    doc = g.to_state()
+    assert doc["version"] == 4 and doc["state"]["end_reason"] == "last-round"
+    old = copy.deepcopy(doc)
+    old["version"] = 3
+    old["state"]["end_reason"] = "most castles and strongholds after the last round"  # what version 3 wrote
+    again = Game.from_state(rules, old)
+    assert again.state.end_reason == "last-round" and again.state.hash() == g.state.hash()
+    old["state"]["end_reason"] = "the dragons won"
+    with pytest.raises(PositionError, match="end reason 'the dragons won' is not one version 3 wrote"):
+        Game.from_state(rules, old)

@@ -584,7 +584,10 @@ def _progress(run: Run, game, shown_events: int) -> int:
 
 def summary_view(game) -> Table:
     s = game.summary()
-    table = Table(title=f"{s['winner']} wins — {s['reason']} (round {s['rounds']}, seed {game.state.seed})")
+    from maester.interpreter.core.state import END_REASONS
+
+    reason = END_REASONS.get(s["reason"], s["reason"])
+    table = Table(title=f"{s['winner']} wins — {reason} (round {s['rounds']}, seed {game.state.seed})")
     table.add_column("House", style="bold")
     table.add_column("Victory points", justify="right")
     table.add_column("Land areas", justify="right")

@@ -28,7 +28,11 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"
-POSITION_VERSION = 3  # 3: the state alone is a restart point (`frames`, state format 3); 2: `modules`
+POSITION_VERSION = 4  # 4: `end_reason` a code (state format 4); 3: the state alone is a restart point (`frames`,
+# state format 3); 2: `modules`
+# version 3 wrote `end_reason` in English; its three sentences, read as the codes they mean (`upgraded`)
+_V3_END_REASONS = (("controls ", "victory-points"), ("reaches ", None), ("most castles and strongholds after the last "
+                                                                        "round", "last-round"))
 
 # between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
 GIFT, LEAVE = "gift", "leave"
@@ -147,7 +151,9 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
 
 
 def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) -> Game:
-    """Resume a saved position; every problem is one `PositionError`, never a half-built game."""
+    """Resume a saved position; every problem is one `PositionError`, never a half-built game. A version 3
+    position is read as meant (`upgraded`)."""
+    doc = upgraded(doc)
     _check_shape(doc)  # the envelope first: its messages say more than a schema pointer
     try:
         return _resume(cls_for, rules, doc)
@@ -227,6 +233,30 @@ _SHAPE: dict[str, type | tuple[type, ...]] = {
     "checkpoints": list, "history": dict,
 }
 _CHECKPOINT_SHAPE = {"state": dict, "answers": int, "events": int, "decisions": int}
+
+
+def _v3_end_reason(reason: Any) -> Any:
+    """A version 3 state's English `end_reason` as its code (version 4)."""
+    if not isinstance(reason, str):
+        return reason
+    for start, code in _V3_END_REASONS:
+        if reason.startswith(start):
+            return code or ("loyalty" if reason.endswith("(loyalty)") else "victory-points")
+    raise _fail(f"the position's end reason {reason!r} is not one version 3 wrote")
+
+
+def upgraded(doc: Any) -> Any:
+    """A version 3 position read as meant: the same, with its states' English `end_reason` as a code (the only
+    change of version 4). Any other document is returned as it is."""
+    if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT or doc.get("version") != 3:
+        return doc
+    doc = json.loads(json.dumps(doc))
+    states = [doc.get("state")] + [c.get("state") for c in doc.get("checkpoints") or [] if isinstance(c, dict)]
+    for st in states:
+        if isinstance(st, dict) and "end_reason" in st:
+            st["end_reason"] = _v3_end_reason(st["end_reason"])
+    doc["version"] = POSITION_VERSION
+    return doc
 
 
 def _check_shape(doc: Any) -> None:

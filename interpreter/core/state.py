@@ -12,6 +12,13 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+# why a game ended: the state's `end_reason` (a code; its English is for people only)
+END_REASONS: dict[str, str] = {
+    "victory-points": "a house reached the rules set's victory points in castles and strongholds (R26.1)",
+    "loyalty": "a house that wins by loyalty reached the rules set's victory points (R37.3)",
+    "last-round": "the most victory points after the last round, ties broken by the rules set's tiebreakers (R26.3)",
+}
+
 
 @dataclass
 class HouseState:
@@ -60,7 +67,7 @@ class GameState:
     # only that module reads and writes (docs/modules.md); the base game has none
     modules: dict[str, dict] = field(default_factory=dict)
     winner: str | None = None
-    end_reason: str | None = None
+    end_reason: str | None = None  # a code of END_REASONS once the game is over (never English: states are compared)
 
     # ---- serialisation
     def to_json(self) -> dict:

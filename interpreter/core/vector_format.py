@@ -18,7 +18,7 @@ VECTOR_FORMAT = "maester-conformance-vector"
 INDEX_FORMAT = VECTOR_FORMAT + "-index"
 # History: 1 = bare answers; 2 = each decision with its question (number, decider, kind, rule, legal answers),
 # the events before it, and the compared fields declared in the vector (`compare`).
-VECTOR_VERSION = 2
+VECTOR_VERSION = 3
 
 # The question another engine must ask identically; the rest of a decision record is informative.
 DECISION_FIELDS = ("number", "house", "kind", "rule", "options")
@@ -33,7 +33,7 @@ COMPARE = {
 }
 
 _BASE = "https://maester.example/schemas"
-STATE_REF = f"{_BASE}/state/3/state.schema.json"
+STATE_REF = f"{_BASE}/state/4/state.schema.json"
 SCHEMA_ID = f"{_BASE}/vector/{VECTOR_VERSION}/vector.schema.json"
 
 

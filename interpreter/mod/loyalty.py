@@ -84,8 +84,7 @@ class LoyaltyRules:
         for house in self.turn_order:
             if not self.is_vassal(house) and table[house] >= need:
                 self.state.winner = house
-                how = "loyalty" if self._loyalty_house(house) else "castles and strongholds"
-                self.state.end_reason = f"reaches {need} victory points ({how})"
+                self.state.end_reason = "loyalty" if self._loyalty_house(house) else "victory-points"  # END_REASONS
                 self.emit("victory", "R37.3" if self._loyalty_house(house) else "R26.1",
                           f"{house} reaches {need} victory points and wins", house=house)
                 raise GameOver

@@ -830,7 +830,7 @@ def _clean_up(g: Game, c: Combat) -> Proc:
         card = c.cards.get(house)
         if card in c.removed_cards:
             g.remove_card(house, card)
-    for area in list(st.orders):  # the end of Combat Clean Up: orders without units go now (R14.7, R21.5.5)
+    for area in sorted(st.orders):  # the end of Combat Clean Up: orders without units go now, by area (R14.7, R21.5.5)
         g.remove_unmanned_order(area, "R21.5.5")
         g.after_area_emptied(area)
     g.combat_over(c)

@@ -399,7 +399,7 @@ class Game(RulesHooks):
 
     def _place_units(self, house: str, placements: list[dict]) -> None:
         for p in placements:
-            for kind, n in p["units"].items():
+            for kind, n in sorted(p["units"].items()):  # by kind id: never the JSON's key order
                 for _ in range(n):
                     self.state.add_unit(p["area"], house, kind)
 
@@ -564,7 +564,7 @@ class Game(RulesHooks):
         for house in self.turn_order:
             if self.may_win(house) and table.get(house, 0) >= need:
                 self.state.winner = house
-                self.state.end_reason = f"controls {need} castles and strongholds"
+                self.state.end_reason = "victory-points"  # END_REASONS
                 self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",
                           house=house)
                 raise GameOver
@@ -579,7 +579,7 @@ class Game(RulesHooks):
 
         ranking = sorted((h for h in st.houses if self.may_win(h)), key=key)
         st.winner = ranking[0]
-        st.end_reason = "most castles and strongholds after the last round"
+        st.end_reason = "last-round"  # END_REASONS
         steps = [words for words, _ in order]
         first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
         last = len(steps) - 1
@@ -810,7 +810,8 @@ step("game.victory", "A house wins at once", "R26.1 R37.3",
      "combat, each wildling attack, each loan, at the end of the Action Phase), the houses are checked in "
      "turn order: the first that may win and has the rules set's victory points (castles and strongholds it "
      "controls; for a house that wins by loyalty, its loyalty points plus its printed home token, R37.1) wins at "
-     "once. Nothing follows this event: the game is over.",
+     "once: the state's `winner` is that house and `end_reason` the code `victory-points` (`loyalty` for a house "
+     "that wins by loyalty). Nothing follows this event: the game is over.",
      emit("victory", "R26.1 R37.3", "once, ending the game: `house` the winner", times="1"),
      module=_M, final=True)
 step("game.between-decisions", "Actions between decisions", "R42.4 R42.5",
