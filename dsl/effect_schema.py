@@ -10,6 +10,7 @@ import json
 
 from .check import MAX_NUMBER
 from .registry import CONTEXTS, ENUMS, NODE_KEY, NODES, PRIMITIVES, TRIGGERS, Primitive
+from .schema_types import without_union_types
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
 
 MAX_ITEMS = 1000  # statements in a block, items in a list, options of a choice: bounds for hand-made bundles
@@ -157,7 +158,7 @@ def effect_schema() -> dict:
         if kind in NODES and "properties" in d:
             d["properties"] = {NODE_KEY: {"const": kind}, **d["properties"]}
             d["required"] = [NODE_KEY, *d["required"]]
-    return {
+    return without_union_types({  # one shape for every schema (dsl/schema_types.py)
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": EFFECT_SCHEMA_ID,
         "title": f"maester effect language, bundle format {BUNDLE_FORMAT_VERSION}",
@@ -166,7 +167,7 @@ def effect_schema() -> dict:
         "x-contexts": {c.name: c.variables for c in CONTEXTS.values()},
         "x-enums": {k: list(v) for k, v in ENUMS.items()},
         "$defs": defs,
-    }
+    })
 
 
 def effect_schema_text() -> str:

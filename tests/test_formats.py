@@ -227,3 +227,31 @@ def test_schema_write_rewrites_every_generated_schema(tmp_path):
     assert {p.name for p in folder.iterdir()} == {f"{name}.schema.json" for name in made}
     for name, text in made.items():
         assert (folder / f"{name}.schema.json").read_text(encoding="utf-8") == text, name
+
+
+def test_every_schema_is_strict_json_schema():
+    """Ajv's strict mode (CI: tools/ajv) refuses union types and unknown keywords: no schema has a union type, and
+    every x- annotation keyword is declared in tools/ajv/keywords.json (docs/bundle.md)."""
+    import json as _json
+
+    from maester.dsl.schema_types import union_types
+
+    from .conftest import REPO
+
+    declared = set(_json.loads((REPO / "tools" / "ajv" / "keywords.json").read_text())["keywords"])
+    used: set[str] = set()
+
+    def keys(node):
+        if isinstance(node, dict):
+            used.update(k for k in node if k.startswith("x-"))
+            for v in node.values():
+                keys(v)
+        elif isinstance(node, list):
+            for v in node:
+                keys(v)
+
+    for path in sorted((REPO / "schemas").glob("*.schema.json")):
+        schema = _json.loads(path.read_text())
+        assert union_types(schema) == [], f"{path.name} has union types"
+        keys(schema)
+    assert used == declared

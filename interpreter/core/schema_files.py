@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from maester.dsl.schema_types import without_union_types
+
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 
 def schema_text(schema: dict) -> str:
-    return json.dumps(schema, indent=2) + "\n"
+    """The schema file's text: no union types (dsl/schema_types.py), two-space indents."""
+    return json.dumps(without_union_types(schema), indent=2) + "\n"
 
 
 def write_schema(file: str, text: str, path: Path | None = None) -> Path:

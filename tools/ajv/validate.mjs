@@ -4,16 +4,14 @@
 // implementation's leniency. Exit 1 on any violation.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { strictAjv } from "./strict.mjs";
 
 const [schemaDir, ...bundles] = process.argv.slice(2);
 if (!schemaDir || bundles.length === 0) {
   console.error("usage: node validate.mjs SCHEMA_DIR BUNDLE.json [BUNDLE.json ...]");
   process.exit(2);
 }
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-ajv.addKeyword("x-contexts");
-ajv.addKeyword("x-enums");
+const ajv = strictAjv();
 for (const file of readdirSync(schemaDir).filter((f) => f.endsWith(".schema.json"))) {
   ajv.addSchema(JSON.parse(readFileSync(join(schemaDir, file), "utf8")));
 }

@@ -3,16 +3,14 @@
 // Usage: node validate_formats.mjs SCHEMA_DIR VECTOR_DIR. Exit 1 on any violation or a folder with no vector.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { strictAjv } from "./strict.mjs";
 
 const [schemaDir, vectorDir] = process.argv.slice(2);
 if (!schemaDir || !vectorDir) {
   console.error("usage: node validate_formats.mjs SCHEMA_DIR VECTOR_DIR");
   process.exit(2);
 }
-const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-ajv.addKeyword("x-contexts");
-ajv.addKeyword("x-enums");
+const ajv = strictAjv();
 const schemas = readdirSync(schemaDir).filter((f) => f.endsWith(".schema.json"))
   .map((f) => JSON.parse(readFileSync(join(schemaDir, f), "utf8")));
 for (const s of schemas) ajv.addSchema(s);
