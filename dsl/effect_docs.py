@@ -82,6 +82,9 @@ def _primitive_entry(p: Primitive) -> list[str]:
         out += [f"- Returns: {p.returns}"]
     out += [f"- Reads: {parts['reads']}", f"- Changes: {parts['changes']}", f"- Decision: {parts['decision']}",
             f"- Events: {parts['events']}"]
+    sem = SEMANTICS.get(p.name)
+    if sem is not None and sem.void:
+        out.append(f"- Seen in advance to do nothing (the no-op rule) when: {sem.void}")
     if p.windows:
         out.append("- Allowed in: " + ", ".join(f"`{w}`" for w in p.windows))
     if p.marks:

@@ -226,8 +226,9 @@ NODES: dict[str, NodeKind] = {
             ("if?", "expression (bool): the ability's condition"),
             ("body", "block: the statements of the ability"),
             ("at", "file:line:col of the ability in the content"),
-        ), "When its window opens (and the ability has not resolved in this combat, R20.2.7), evaluate `if`; "
-           "when it is absent or true, run `body`; otherwise nothing happens."),
+        ), "When its window opens (and the ability has not been begun in this combat, R20.2.7), the ability "
+           "counts as begun, then `if` is evaluated; when it is absent or true, run `body`; otherwise nothing "
+           "happens, and the ability is used up all the same."),
         NodeKind("call", "statement", (
             ("do", "the effect primitive's name"),
             ("args", "object: parameter name -> expression; defaults of optional parameters already filled in"),
@@ -247,18 +248,23 @@ NODES: dict[str, NodeKind] = {
             ("by", "expression (house): who decides"), ("count?", "expression (int), default 1"),
             ("distinct?", "true: an item cannot be picked twice"), ("body", "block"),
             ("at", "file:line:col"),
-        ), "Evaluate `from`, `by`, then `count`. Ask `count` times a decision of kind `choose` of `by` "
-           "(stopping early when nothing is left to pick); its options are the distinct items, as strings "
-           "or numbers, sorted by their string form; with `distinct` a picked item leaves the options. "
-           "Then run `body` once per pick, in the order picked, with the name bound to it."),
+        ), "Evaluate `from`, `by`, then `count`. If running `body` would change nothing for every item (the "
+           "no-op rule), nothing is asked and nothing happens. Otherwise ask `count` times a decision of kind "
+           "`choose` of `by` (stopping early when nothing is left to pick); its options are the distinct items, "
+           "as strings or numbers, sorted by their string form, and then identical units merged: of unit "
+           "references `AREA#INDEX` naming units of the same area, kind and routed state, only the first in that "
+           "order is offered (picking either does the same); an item whose body would change nothing is still "
+           "offered when another would not. With `distinct` a picked item (the answer) leaves the options. Then "
+           "run `body` once per pick, in the order picked, with the name bound to it."),
         NodeKind("may", "statement", (
             ("may", "expression (house): who decides"), ("pay?", "expression (int): power it costs"),
             ("condition?", "expression (bool)"), ("body", "block"), ("else?", "block"), ("at", "file:line:col"),
         ), "Evaluate `may`, then `pay` (default 0), then `condition`. The step is offered when the condition "
            "is absent or true, the decider is a house of the game and it has at least `pay` available "
-           "power: a decision of kind `may` with the options `yes` and `no`. On `yes`: the decider discards "
-           "`pay` power (event `power`), then `body` runs. Otherwise (`no`, or not offered) `else` runs "
-           "when present."),
+           "power, and — when there is no `else` — running `body` would not change nothing (the no-op rule): a "
+           "decision of kind `may` with the options `yes` and `no`. On `yes`: the decider discards `pay` power "
+           "(event `power`, citing the context's rule, with this statement's `card` and `source`), then `body` "
+           "runs. Otherwise (`no`, or not offered) `else` runs when present."),
         NodeKind("let", "statement", (
             ("let", "the name"), ("value", "expression"),
         ), "Evaluate `value` and bind the name for the rest of the enclosing block."),

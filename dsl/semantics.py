@@ -22,6 +22,9 @@ class Semantics:
     changes: str
     decision: str = NONE  # "KIND: who decides — the options", several joined by "; ", or "none"
     events: str = NONE  # "TYPE (when), ..." or "none"
+    # when the call can be seen in advance to change nothing (the no-op rule, docs/effects.md): "" when never;
+    # the primitives with one are exactly those the interpreter tests in advance (a test keeps them equal)
+    void: str = ""
 
 
 def _q(reads: str) -> Semantics:
@@ -71,7 +74,8 @@ SEMANTICS: dict[str, Semantics] = {
         "resolve (once).",
         decision="house-card: the house — the cards of its hand other than the cancelled one (none with "
                  "`random`: the engine's seeded random generator picks among the whole hand)",
-        events="reveal"),
+        events="reveal (`house`, the new card as `subject`); cards (instead, when it has no other card: it fights "
+               "without one, `house` only)"),
     "ignore-text": Semantics(
         _COMBAT + ".", "the card's abilities are not resolved for the rest of the combat (strength and icons "
         "still count); nothing when no card is given.", events="ignore-text"),
@@ -86,7 +90,9 @@ SEMANTICS: dict[str, Semantics] = {
         "card returns to the hand (R21.5.4) except those this effect has just discarded.",
         events="cards (once per move)"),
     "keep-played-card": Semantics(
-        _COMBAT + ".", "the house's played card returns to its hand at clean up instead of its discard pile."),
+        _COMBAT + ".", "the house's played card returns to its hand at clean up instead of its discard pile.",
+        events="cards (R21.5.3, at the Combat Clean Up when the card stays in hand: `house`, `card` the kept card; "
+               "it carries this statement's `card` and `source`)"),
     "remove-from-game": Semantics(
         "the hands and discard piles; the cards of the combat.",
         "a card in the combat is removed at clean up; otherwise the card leaves the hand or pile holding it "
@@ -105,7 +111,9 @@ SEMANTICS: dict[str, Semantics] = {
     "replace-unit": Semantics(
         "the unit; the owner's available units of the kind (pieces off the board, minus those marching).",
         "the unit's kind becomes kind (it stays routed if it was); nothing if none is available.",
-        events="replace"),
+        events="replace",
+        void="the unit is gone, or the house has no unit of the new kind left (units in its pool, less those of "
+             "that kind marching in the combat)"),
     "place-units": Semantics(
         "the house's available units; the areas where each kind may stand (R41.1: kinds per area type, "
         "supply, the areas given or else those it controls or holds units in).",
@@ -118,11 +126,15 @@ SEMANTICS: dict[str, Semantics] = {
     "prevent-casualties": Semantics(
         _COMBAT + ". Marked `standing`: it holds while its card is face up, before its window too.",
         "the house is protected: sword icons, card texts and (unless `except-skulls`) Tides of Battle skulls "
-        "destroy none of its units in this combat."),
+        "destroy none of its units in this combat.",
+        events="protected (R21.2, each time a loss it prevents would have happened — the casualties, a skull, a "
+               "card's destroy — with this statement's `card` and `source`)"),
     "prevent-routing": Semantics(_COMBAT + ".", "the house's units that retreat from this combat are not "
                                  "routed."),
     "choose-retreat-area": Semantics(_COMBAT + ".", "the retreat of the loser is chosen by `by` (the retreat "
-                                     "decision of the combat procedure is then asked of `by`)."),
+                                     "decision of the combat procedure is then asked of `by`).",
+        void="the loser's army would go to the same place whoever chooses: nothing can retreat, or a single legal "
+             "area is offered (the origin, for an attacker)"),
     "prevent-advance": Semantics(_COMBAT + ".", "a winning attacker's units do not move into the embattled "
                                  "area; they return to the area they marched from."),
     "force-retreat": Semantics(_COMBAT + ".", "the winning house's units retreat from the embattled area "
@@ -146,13 +158,17 @@ SEMANTICS: dict[str, Semantics] = {
     # ---- tracks
     "move-on-track": Semantics(
         "the track's order.", "the house moves to the first or last position; the others shift by one; "
-        "dominance tokens follow positions (R5.6).", events="track (if the order changed)"),
+        "dominance tokens follow positions (R5.6).", events="track (if the order changed)",
+        void="the track would stay as it is: the house is not on it, is already at that position, or keeps the "
+             "last places (R36.2)"),
     "move-down-track": Semantics(
         "the track's order.", "the house drops `places` positions (not past the last); those it passes rise one.",
-        events="track (if the order changed)"),
+        events="track (if the order changed)",
+        void="the track would stay as it is (as for move-on-track)"),
     "move-up-track": Semantics(
         "the track's order.", "the house climbs `places` positions (not past the first); those it passes drop "
-        "one.", events="track (if the order changed)"),
+        "one.", events="track (if the order changed)",
+        void="the track would stay as it is (as for move-on-track)"),
     "take-dominance-token": Semantics(
         "the track's order.", "the house moves to position 1 of the track (taking its token) and any seizure "
         "of that token ends.", events="track (if the order changed)"),
@@ -163,7 +179,7 @@ SEMANTICS: dict[str, Semantics] = {
         "the house's supply position; the maximum of the supply track.",
         "the supply position moves by steps (between 0 and the maximum), then the house's armies are "
         "reconciled (R8.4).", decision="reconcile (of the reconcile procedure, when an army is too large)",
-        events="supply (if it moved); those of the reconcile procedure (destroy)"),
+        events="supply (if it moved); destroy (R8.4, those of the reconcile procedure)"),
     # ---- phase procedures
     "adjust-supply": Semantics(
         "the supply icons each house controls.", "every house's supply position is set to its count; armies "
@@ -181,7 +197,8 @@ SEMANTICS: dict[str, Semantics] = {
         "every house's available power.", "the three influence tracks are bid for, in track order (R10): bids "
         "are paid, tracks reordered, ties broken.",
         decision="influence-bid (each house, per track); break-tie (the Iron Throne holder, on equal bids)",
-        events="bids (per track), track (when the order changed)"),
+        events="bids (per track), give-bid and bids (R36.4.3, Mother of Dragons: bids given away), track (when "
+               "the order changed)"),
     "wildling-attack": Semantics(
         "the wildling threat (or strength); the wildling deck.",
         "a wildling attack (R11): bids, comparison, the top wildling card's effect, the threat moves.",

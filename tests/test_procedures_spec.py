@@ -98,3 +98,15 @@ def test_the_grammar_refuses_what_the_procedure_does_not_do(rules, grammar):
     assert grammar.problems(wrong)
     # a game cut short does not end where the procedure ends
     assert "ends where" in grammar.problems(trace[:-3])[0]
+
+
+def test_the_combat_opens_the_registry_windows_in_their_order():
+    """docs/effects.md lists the windows (registry COMBAT_WINDOWS); the combat's declared steps open them in that
+    order (after-combat inside the Combat Clean Up)."""
+    from maester.dsl.registry import COMBAT_WINDOWS
+
+    opened = [p.step.removeprefix("combat.window.") for p in steps.parts("combat")
+              if isinstance(p, steps.Run) and p.step.startswith("combat.window.")]
+    opened += [p.step.removeprefix("combat.window.") for p in steps.parts("combat.clean-up")
+               if isinstance(p, steps.Run)]
+    assert opened == list(COMBAT_WINDOWS)

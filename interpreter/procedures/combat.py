@@ -937,11 +937,12 @@ def _window_step(name: str, title: str) -> str:
         f"combat.window.{name}", title, rules,
         f"The abilities of the played house cards whose trigger is `{name}` run in Iron Throne order (the "
         "combatants sorted by their position on the turn-order track, taken anew at each pass), pass after pass, "
-        "until a pass runs none (R20.2.6). A card whose text is ignored (`blank_cards`) runs nothing; an ability "
-        "runs at most once per combat (`fired`); an ability whose condition is false does not run and is not "
-        "counted as used (it may run in a later pass if its condition holds then); a card that leaves the combat "
-        "stops; a card revealed during the window runs its abilities of the window in a later pass. Their events "
-        f"and decisions cite {rules.split()[0]} (the window's first rule) unless a procedure they start cites its own.",
+        "until a pass begins none (R20.2.6). A card whose text is ignored (`blank_cards`) begins nothing; an "
+        "ability is begun at most once per combat (`fired`), and it counts as begun before its condition is "
+        "evaluated: one whose condition is false is used up all the same (and its pass counts as having begun "
+        "one); a card that leaves the combat stops; a card revealed during the window begins its abilities of "
+        f"the window in a later pass. Their events and decisions cite {rules.split()[0]} (the window's first "
+        "rule) unless a procedure they start cites its own.",
         effect(f"the `{name}` abilities", rules),
         module=_M)
 
