@@ -117,3 +117,48 @@ def test_a_well_formed_scenario_still_loads(tmp_path):
     path.write_text(SCENARIO)
     sc = Scenario.load(path)
     assert (sc.setup, sc.position["round"], sc.stop_after) == ("base-3p", 2, "action")
+
+
+def test_a_log_records_every_decision_as_asked_and_can_be_checked_without_an_engine(rules, log):
+    """Version 2: the starting state, each decision (vector shape) with its answer, every event, the final state;
+    the interleaved decisions and events follow the declared procedure (docs/procedures.md)."""
+    import maester.interpreter.mod  # noqa: F401  (every step declared)
+    from maester.interpreter.core import steps
+
+    assert log["version"] == 2 and log["initial_state"]["phase"] == "setup"
+    assert [d["answer"] for d in log["decisions"]] == log["answers"]
+    assert [d["number"] for d in log["decisions"]] == list(range(len(log["answers"])))
+    assert all(d["answer"] in d["options"] for d in log["decisions"])
+    assert log["final_state"]["end_reason"] == "last-round" or log["final_state"]["end_reason"] == "victory-points"
+    trace, seen = [], 0
+    for d in log["decisions"]:
+        trace += [("event", e) for e in log["events"][seen:d["events_before"]]]
+        seen = d["events_before"]
+        trace.append(("decision", d))
+    trace += [("event", e) for e in log["events"][seen:]]
+    assert steps.Grammar().problems(trace) == []
+
+
+def test_a_log_whose_decision_differs_is_a_divergence(rules, log):
+    bad = json.loads(json.dumps(log))
+    i = next(i for i, d in enumerate(bad["decisions"]) if len(d["options"]) > 2)
+    bad["decisions"][i]["options"] = bad["decisions"][i]["options"][::-1]
+    _, problem = replay_log(rules, bad)
+    (e,) = problem.errors
+    assert e.code == "replay-diverged" and f"decision {i} (" in e.message and "differs in `options`" in e.message
+
+
+def test_a_thin_log_and_a_version_1_log_replay(rules, log, tmp_path):
+    g = new_game(rules, "base-3p", seed=2)
+    g.play(agents_for(g.state.houses, "random", 2))
+    thin = json.loads(json.dumps(game_log(g, "random", thin=True)))
+    assert thin["thin"] and "events" not in thin and "decisions" not in thin and "initial_state" not in thin
+    game, problem = replay_log(rules, read_log(_write(tmp_path, thin)))
+    assert problem is None and game.state.hash() == log["summary"]["state_hash"]
+    old = {k: v for k, v in log.items() if k not in ("initial_state", "decisions", "final_state")}
+    old["version"] = 1  # what version 1 wrote: answers and events
+    game, problem = replay_log(rules, read_log(_write(tmp_path, old)))
+    assert problem is None and game.state.hash() == log["summary"]["state_hash"]
+    thin["summary"]["state_hash"] = "0" * 16
+    _, problem = replay_log(rules, thin)
+    assert "differs from the logged 0000000000000000" in problem.errors[0].message

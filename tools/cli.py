@@ -474,6 +474,8 @@ def play(
     agents: AgentsOpt = "heuristic",
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
                                              "the progress then goes to stderr).")] = None,
+    thin_log: Annotated[bool, typer.Option("--thin-log", help="With --log: write the answers only (and the "
+                                           "summary), without decisions, events and states.")] = False,
     tides: Annotated[bool, typer.Option("--tides-of-battle", help="Use the Tides of Battle option.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
     save: Annotated[Path | None, typer.Option("--save", help="Save the position here when the game stops (at "
@@ -559,7 +561,7 @@ def play(
     run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
     if log:
-        data = game_log(game, agents)
+        data = game_log(game, agents, thin=thin_log)
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
         _write(log_target, json.dumps(data, indent=1) + "\n")
         run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")

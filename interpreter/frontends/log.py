@@ -1,10 +1,15 @@
-"""Game logs: a game is its setup, seed and answers; the log also keeps every event and the final hash,
-so `maester replay` can prove a rerun matches event for event.
+"""Game logs: a game is its setup, seed and answers; the log also keeps the starting state, every decision (its
+kind, decider, rule and legal answers, with the answer and the number of events before it), every event and the
+final state, in the shapes of the conformance vectors, so a log can be checked without an engine, and `maester
+replay` proves a rerun matches it decision for decision and event for event. A *thin* log keeps the answers only
+(with the final state's hash). Version 1 logs (answers and events, no decisions) are read as meant: as logs
+without decisions.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
@@ -15,13 +20,42 @@ from ..core.position import apply_actions
 from ..core.rules import Rules
 from ..mod import ModOptions, new_game
 from ..procedures.game import Game
+from .conformance import decision_record
 
 LOG_FORMAT = "maester-game-log"
-LOG_VERSION = 1
+LOG_VERSION = 2  # 2: `initial_state`, `decisions` (vector shape), `final_state`; thin logs; 1: answers and events
+READ_VERSIONS = (1, 2)  # version 1 is read as a log without decisions
 LOG_SCHEMA = "log.schema.json"
 
 
-def game_log(game: Game, agents: str = "") -> dict:
+def game_log(game: Game, agents: str = "", thin: bool = False) -> dict:
+    """The log of `game` (played from its setup). `thin`: the answers only, with the summary (no events, no
+    decisions, no states); otherwise the game is rerun from its seed to record each decision as it was asked."""
+    data = _envelope(game, agents)
+    if thin:
+        del data["events"]
+        data["thin"] = True
+        return data
+    initial, decisions = _decisions(game)
+    return {**data, "initial_state": initial, "decisions": decisions, "final_state": game.state.to_json()}
+
+
+def _decisions(game: Game) -> tuple[dict, list[dict]]:
+    """The starting state and every decision of the game with its answer (the game rerun from its seed and
+    answers, with its between-decision actions)."""
+    rerun = type(game)(game.rules, game.state.setup, seed=game.state.seed, options=replace(game.options),
+                       start=False)
+    initial = rerun.state.to_json()
+    rerun.start()
+    out = []
+    for i, answer in enumerate(game.answers):
+        apply_actions(rerun, game.actions, i)
+        out.append({**decision_record(rerun.decision, rerun.event_count), "answer": answer})
+        rerun.answer(answer)
+    return json.loads(json.dumps(initial)), json.loads(json.dumps(out))
+
+
+def _envelope(game: Game, agents: str) -> dict:
     return {
         "format": LOG_FORMAT,
         "version": LOG_VERSION,
@@ -99,26 +133,56 @@ def replay_log(rules: Rules, data: dict) -> tuple[Game, Diagnostics | None]:
     validate_log(data, diags)
     if diags.errors:
         raise MaesterError(diags)
-    game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})))
+    game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})),
+                    start=False)
+    if "initial_state" in data and game.state.to_json() != data["initial_state"]:
+        diags.error("replay-diverged", "the starting state differs from the logged `initial_state`", None)
+        return game, diags
+    game.start()
     actions = data.get("actions") or []
+    asked = data.get("decisions")
     for i, answer in enumerate(data["answers"]):
         try:
             apply_actions(game, actions, i)
+            if asked is not None:
+                problem = _decision_differs(game, asked[i] if i < len(asked) else None, i)
+                if not problem and asked[i].get("answer") != answer:
+                    problem = f"decision {i}: the log's `decisions` and `answers` give different answers"
+                if problem:
+                    diags.error("replay-diverged", problem, None)
+                    return game, diags
             game.answer(answer)
         except IllegalDecision as e:
             diags.error("replay-diverged", f"decision {i} of the log is not legal in the replay", None,
                         e.diagnostics.items[0].message)
             return game, diags
     apply_actions(game, actions, len(data["answers"]))
-    logged = data.get("events", [])
-    for mine, theirs in zip(game.events, logged, strict=False):
+    logged = data.get("events")
+    for mine, theirs in zip(game.events, logged or [], strict=False):
         if mine != theirs:
             diags.error("replay-diverged", f"event {mine['n']} differs: replay says {mine['text']!r}, the log says "
                         f"{theirs['text']!r}", None)
             return game, diags
-    if len(game.events) != len(logged):
+    if logged is not None and len(game.events) != len(logged):
         diags.error("replay-diverged", f"the replay has {len(game.events)} events, the log {len(logged)}", None)
+    if "final_state" in data and game.state.to_json() != data["final_state"]:
+        diags.error("replay-diverged", "the final state differs from the logged `final_state`", None)
     expected = data.get("summary", {}).get("state_hash")
     if expected and expected != game.state.hash():
         diags.error("replay-diverged", f"final state {game.state.hash()} differs from the logged {expected}", None)
     return game, (diags if diags.errors else None)
+
+
+def _decision_differs(game: Game, logged: dict | None, i: int) -> str | None:
+    """Why the decision the replay asks is not the logged one (None: it is)."""
+    d = game.decision
+    if d is None:
+        return f"decision {i}: the replay asks nothing more (the game is over), the log has more answers"
+    if logged is None:
+        return f"decision {i}: the log records fewer decisions than answers"
+    mine = decision_record(d, game.event_count)
+    for key in ("number", "house", "kind", "rule", "options", "events_before"):
+        if json.loads(json.dumps(mine[key])) != logged.get(key):
+            return (f"decision {i} ({mine['kind']} for {mine['house']}) differs in `{key}`: the replay has "
+                    f"{mine[key]!r}, the log {logged.get(key)!r}")
+    return None
