@@ -150,7 +150,7 @@ def frames_schema() -> dict:
     return {
         "type": "array",
         "description": "The procedures in progress inside the current step, outermost first "
-                       "(interpreter/core/cursor.py FRAMES): the call stack of the rules as data. Each frame keeps "
+                       "(docs/procedures.md lists every frame): the call stack of the rules as data. Each frame keeps "
                        "what its procedure has decided or counted so far; a game restarted on this state goes on "
                        "inside them, down to the pending decision. Empty between two steps.",
         "items": {"oneOf": [one(p, k) for p, k in sorted(FRAMES.items())]} if FRAMES else {"type": "object"},

@@ -55,7 +55,7 @@ COMMON: dict[str, Field] = {
     "n": Field(COUNT, "The event's number in the game, from 0: events are numbered in the order they happen."),
     "round": Field({"type": "integer", "minimum": 1}, "The round it happened in."),
     "phase": Field({"type": "string"}, "The phase it happened in (the state's `phase`)."),
-    "type": Field({"type": "string"}, "The event type: one of the catalogue (interpreter/core/events.py)."),
+    "type": Field({"type": "string"}, "The event type: one of the catalogue (docs/scenarios.md, event types)."),
     "rule": Field({"type": "string", "pattern": r"^R[0-9]+(\.[0-9]+)*$"},
                   "The rule id it cites (the rules reference); a card ability's event cites its timing window."),
     "text": Field({"type": "string"}, "What happened, in English (informative: not part of conformance)."),
@@ -494,7 +494,7 @@ def event_schema() -> dict:
                        "vector's events). Every event has n, round, phase, type, rule and text; a card ability's "
                        "events add card and source, maybe subject. `type` selects the entry of $defs that gives "
                        "the type's own fields; an event has no other field. Generated from the event catalogue "
-                       "(interpreter/core/events.py).",
+                       "(docs/scenarios.md lists every type and field).",
         "type": "object",
         "required": list(REQUIRED_COMMON),
         "properties": {**common, "type": {"enum": sorted(EVENTS), "description": COMMON["type"].meaning}},

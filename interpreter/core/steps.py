@@ -493,7 +493,40 @@ def markdown() -> str:
                 out.extend(_part_md(p, ""))
             out.append("")
         out.append(f"*Declared in {s.module}.*\n")
+    out += _appendices()
     return "\n".join(out).rstrip() + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _appendices() -> list[str]:
+    """The catalogues the steps refer to, generated here so that no module is the specification: every decision
+    kind, the cursor's places and the frames of the procedures in progress."""
+    from .cursor import FIELD_TYPES, FRAMES, PLACES
+    from .decision_kinds import DECISION_KINDS
+
+    out = ['<a id="decision-kinds"></a>\n\n## Appendix: decision kinds\n',
+           "Every decision the rules may ask is of one of these kinds (schemas/decision.schema.json gives the JSON "
+           "Schema of one legal answer of each kind). A decision a card's effect asks cites the rule of the card's "
+           "context instead of the kind's rule.\n",
+           "| kind | decider | rule | an answer | what it does |", "|---|---|---|---|---|"]
+    out += [f"| `{k}` | {_cell(d.decider)} | {d.rule} | {_cell(d.written or '')} | {_cell(d.meaning)} |"
+            for k, d in DECISION_KINDS.items()]
+    out += ['\n<a id="cursor"></a>\n\n## Appendix: where a phase stands (the state\'s `step`)\n',
+            "Between two of its restart points a phase keeps its place in the state's `step`: `{\"at\": PLACE, "
+            "...counters}`; it is empty at a phase's start.\n", "| `at` | meaning and counters |", "|---|---|"]
+    out += [f"| `{place}` | {_cell(meaning)} |" for place, meaning in PLACES.items()]
+    out += ['\n<a id="frames"></a>\n\n## Appendix: the procedures in progress (the state\'s `frames`)\n',
+            "Every procedure that asks a decision keeps a frame `{\"at\": PLACE, ...fields}` while it runs, outermost "
+            "first (docs/position.md: a game restarted on the state goes on inside them). Field types: "
+            + ", ".join(f"`{w}`" for w in FIELD_TYPES) + ".\n",
+            "| `at` | rule | what | fields |", "|---|---|---|---|"]
+    for place, kind in sorted(FRAMES.items()):
+        fields = "; ".join(f"`{n}` ({w}): {m}" for n, (w, m) in kind.fields.items()) or "none"
+        out.append(f"| `{place}` | {kind.rule} | {_cell(kind.meaning)} | {_cell(fields)} |")
+    return out + [""]
 
 
 def refresh_procedures_doc(path) -> bool:
