@@ -103,3 +103,26 @@ def barrel_count(state: GameState, board: Board, house: str) -> int:
 def power_in_pool(state: GameState, house: str, total: int) -> int:
     """The house's tokens in the Power Pool: what is neither available nor on the board (R2.5)."""
     return total - state.houses[house].power - state.power_on_board(house)
+
+
+# ---- the definitions these functions compute (core/steps.py; docs/procedures.md) -------------------------------
+from .steps import define  # noqa: E402  (declarations only)
+
+_M = "interpreter/core/control.py"
+define("control", "R23", "the house controlling an area: a port, the controller of its land area (R23.6); another "
+       "area, the house of the units in it (R23.1); else none for a sea; else the house whose power token is in it "
+       "(R23.2); else, for a home area of a house in the game and without a neutral force, that house (R23.4.1); "
+       "else none. A house's controlled land areas are listed sorted by id.", _M)
+define("armies and supply", "R8.3", "an army is two or more units of one house in one area. The house's armies fit "
+       "its supply limits (the rules set's table row for its supply level) when, both sorted largest first, there "
+       "are no more armies than limits and each army is at most the limit paired with it. A change tested in "
+       "advance (a march, a retreat, a muster) adds its unit counts per area before the test.", _M)
+define("power pool", "R2.5", "a house's tokens in the pool: its `power_tokens` less its available power and its "
+       "power tokens on the board. A gain takes at most what is in the pool; a house that may not hold power "
+       "(Mother of Dragons: a vassal) gains none.", _M)
+define("victory points", "R26.1 R37.1", "castles and strongholds a house controls (land areas printed with one; "
+       "Mother of Dragons: an area that lost its castle does not count); for a house that wins by loyalty, its "
+       "loyalty points plus 1 while it controls its home if the home has a printed loyalty token, at most the "
+       "rules set's victory points; a vassal has none.", _M)
+define("supply level", "R8.2", "the barrels (supply icons) of the land areas a house controls, at most the top of "
+       "the supply track (Mother of Dragons: improvements add barrels, a degraded area has none).", _M)

@@ -107,6 +107,16 @@ class Step:
 
 STEPS: dict[str, Step] = {}
 ROOT = "game"  # the step the whole game is
+# the derived facts the steps read (who controls an area, whether armies fit supply...): name -> (rule, text, module)
+DEFINITIONS: dict[str, tuple[str, str, str]] = {}
+
+
+def define(name: str, rule: str, text: str, module: str = "") -> str:
+    """Declare a derived fact of the game (computed from the state, never stored), beside the code computing it."""
+    if name in DEFINITIONS:
+        raise AssertionError(f"definition {name!r} declared twice")
+    DEFINITIONS[name] = (rule, text, module)
+    return name
 
 
 def emit(type_: str, rules: str, when: str, times: str = "?", game: str = "base") -> Emit:
@@ -414,6 +424,10 @@ they are listed, and when the question is not asked.
 - **The game ends at once** (step `game.victory`) at any victory check; nothing follows its event.
 - **Between decisions** (step `game.between-decisions`), Mother of Dragons players may act unasked.
 - Ids: the step ids below (`combat.clean-up`) name moments of the game; they are stable.
+- Words: *turn order* is the order of the turn-order track (the rules set's `turn_order_track`, the Iron
+  Throne), position 1 first. The *holder* of a dominance token is the house a card gave it to until that
+  track's next bidding (`seized_tokens`), else the first house on its track that may hold one (Mother of
+  Dragons: not a vassal). *Victory is checked*: step `game.victory`.
 
 A test plays random games of every setup, with and without Tides of Battle, and checks that every trace (events
 and decisions in order) is one this document allows.
@@ -476,6 +490,11 @@ def markdown() -> str:
     """docs/procedures.md, generated from the declarations."""
     out = [DOC_HEADER]
     order = reachable() + [s for s in STEPS if s not in reachable()]
+    out.append('<a id="definitions"></a>\n\n## Definitions\n')
+    out.append("Facts the steps read, computed from the state and the bundle (never stored in the state).\n")
+    for name, (rule, text, module) in DEFINITIONS.items():
+        out.append(f"- **{name}** ({rule}): {text} *({module})*")
+    out.append("")
     out.append("## Contents\n")
     out.extend(f"- [`{sid}`](#{_anchor(sid)}) {STEPS[sid].title}" for sid in order)
     out.append("")
@@ -488,6 +507,7 @@ def markdown() -> str:
             out.append("The game ends with this step.\n")
         if s.anywhere:
             out.append("This step may happen between any two decisions.\n")
+        out.extend(note + "\n" for note in s.notes)
         if s.body:
             for p in s.body:
                 out.extend(_part_md(p, ""))

@@ -215,9 +215,13 @@ class IronBankRules:
 
 
 # ---- the steps of the Iron Bank (core/steps.py; docs/procedures.md) ---------------------------------------------
-from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import ask, define, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/mod/bank.py"
+define("improved and degraded areas", "R41 R42.3", "Mother of Dragons: an area's marks (`improvements`) change its "
+       "printed icons: `no-castle` or `no-stronghold` leaves it no castle; `stronghold` makes a printed castle a "
+       "stronghold; each `power` or `supply` mark adds one icon, `no-power` or `no-supply` leaves none. Mustering "
+       "points (castle 1, stronghold 2), power collected and barrels follow these levels.", _M)
 step("mod.starting-loans", "Starting loans", "R40.4",
      "Before round 1, the setup's starting loans (house by house in the setup's order, each house's loans in "
      "order): a named loan is taken from the loan deck, or from the bank slot it was revealed in (the next loan of "

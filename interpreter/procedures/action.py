@@ -681,7 +681,8 @@ step("action.march", "A March order", "R16 R17 R24 R25",
      "neutral force, also with the attackers staying at home, R25.3). A neutral force is offered only if the "
      "units already sent there, every free land unit, the march bonus and every adjacent Support order "
      "(whoever holds it) could reach its strength (R25.2).",
-     ask("march", "R16.1", "the house", "once per unit moved, then once more for `done`",
+     ask("march", "R16.1", "the house", "once per unit moved, then once more for `done` (the answers so far are "
+         "in the decision's `info.moves`)",
          "`done` first when no unit has moved yet, or no move is left, or the moves so far fit the supply limits; "
          "then `KIND:AREA` for each movable unit kind (sorted by kind id) and each legal destination of it "
          "(sorted by area id)", "when only one answer is legal", times="*"),
@@ -691,7 +692,10 @@ step("action.march", "A March order", "R16 R17 R24 R25",
           either([], [sub("action.neutral-force", times="1")], [sub("combat", times="1")]),
           sub("action.ports", times="1"),
           sub("mod.after-march", times="1", game="mod")]),
-     module=_M)
+     module=_M,
+     notes=("After the moves (and the attack), the march's order is removed from its area with no event if it is "
+            "still there (a combat's Combat Clean Up has removed it already, with its event); then the ports, "
+            "then (Mother of Dragons) the loan discount token and loyalty, then victory is checked.",))
 step("action.march-out", "The marching units leave", "R16.1 R16.6 R16.8 R24.8",
      "When the march empties a land area that is not the house's home, holds no power token and the house has "
      "available power (and may hold power), the house may leave a power token there (R16.8). A vassal's march "
@@ -714,6 +718,7 @@ step("action.neutral-force", "An attack on a neutral force", "R25",
      "(Mother of Dragons: defeating the neutral force of the loan discount area gives the loan discount token, "
      "R40.7.2); otherwise the attackers go back to the area they marched from.",
      sub("combat.support", times="1"),
+     emit("power-token", "R16.6", "success: an enemy power token in the area returns to its pool", times="*"),
      emit("neutral-force", "R25.3", "`area`, `house` the attacker (success or failure)", times="1"),
      emit("loan-discount", "R40.7.2", "the neutral force of the loan discount area is defeated", game="mod"),
      module=_M)
@@ -721,8 +726,7 @@ step("action.ports", "Ports after a march", "R21.5.7 R24.7 R24.8",
      "After the march (and its combat), every port in area id order whose ships belong to another house than the "
      "controller of its land area: if nobody controls the land area the ships are destroyed (R24.8); otherwise "
      "the new controller may replace any number of them with its own unused ships of the same kind, within its "
-     "supply limits, and the old ships are destroyed (R24.7). Then the March order, if still in its area, is "
-     "removed (no event) and victory is checked.",
+     "supply limits, and the old ships are destroyed (R24.7).",
      ask("replace-ships", "R24.7", "the new controller of the port's land area", "for each such port",
          "the numbers 0 up to the ships there (at most its unused ships of that kind), each that fits its supply "
          "limits, ascending", "when only 0 is possible", times="*"),

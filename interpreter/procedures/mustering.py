@@ -191,7 +191,8 @@ step("mustering.reconcile", "Reconcile armies", "R8.4",
      module=_M)
 step("mustering.muster", "Muster", "R9",
      "The areas: those the effect or order names, else (Mother of Dragons, a vassal: its home only if it controls "
-     "it, R35.13) every castle or stronghold area the house controls. Area by area, while the area has mustering "
+     "it, R35.13) every castle or stronghold area the house controls, in area id order. Area by area (an area the "
+     "house does not control when its turn comes is skipped), while the area has mustering "
      "points left (1 for a castle, 2 for a stronghold; improvements may change the level), the house buys a unit "
      "or an upgrade or stops. Victory is checked after each area.",
      sub("mustering.unit", times="*"),

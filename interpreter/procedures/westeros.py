@@ -342,7 +342,8 @@ step("westeros.card", "Resolve a Westeros card", "R6.2.4",
 step("wildlings.attack", "A wildling attack", "R11",
      "Every house that takes part (Mother of Dragons: not vassals; an effect may leave one out) bids in secret, in "
      "turn order, any number from 0 to its available power; the bids are revealed together and discarded to the "
-     "pool. If the bids total at least the strength the Night's Watch wins: the highest bidder resolves the card's "
+     "pool (each bidder's `last_bid` records its bid). If the bids total at least the strength the Night's Watch "
+     "wins: the highest bidder resolves the card's "
      "victory text and an attack from the track resets the threat to the bottom. Otherwise the wildlings win: the "
      "lowest bidder resolves its text, then every other bidder its text; an attack from the track moves the threat "
      "down two steps. The card goes to the bottom of the wildling deck. Without wildlings in the rules set only "
@@ -370,7 +371,8 @@ step("wildlings.bidder", "The highest or lowest bidder", "R11.6.4",
 step("bidding.influence", "Bidding on the influence tracks", "R10",
      "Started by an effect (a Westeros card). For each influence track in the rules set's order: the houses on "
      "the track that take part bid in secret, in turn order (0 up to their available power; Mother of Dragons: "
-     "vassals do not bid and count as bidding 0, R35.6); the bids are revealed and discarded; (Mother of "
+     "vassals do not bid and count as bidding 0, R35.6); the bids are revealed and discarded (each bidder's "
+     "`last_bid` records its bid); (Mother of "
      "Dragons) a house that gives away its bid does so (R36.4); the houses are ranked by bid, highest first, the "
      "Iron Throne holder ordering each tie (houses that keep the last places go last, R36.2); the track is set "
      "and the card-seized dominance token of that track returns (R10.6).",
