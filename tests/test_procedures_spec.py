@@ -110,3 +110,9 @@ def test_the_combat_opens_the_registry_windows_in_their_order():
     opened += [p.step.removeprefix("combat.window.") for p in steps.parts("combat.clean-up")
                if isinstance(p, steps.Run)]
     assert opened == list(COMBAT_WINDOWS)
+
+
+def test_a_step_id_names_a_moment_of_the_game():
+    assert steps.moment("combat.clean-up").title == "Combat Clean Up"
+    with pytest.raises(KeyError, match="did you mean combat.clean-up"):
+        steps.moment("combat.cleanup")

@@ -160,6 +160,18 @@ def step(id_: str, title: str, rule: str, what: str, *body: Part, game: str = "b
     return id_
 
 
+def moment(step_id: str) -> Step:
+    """The declared step `step_id` names (a moment of the game other declarations, e.g. content triggers, attach
+    to); an undeclared id is an error naming the closest ids."""
+    found = STEPS.get(step_id)
+    if found is None:
+        import difflib
+
+        near = difflib.get_close_matches(step_id, list(STEPS), n=3)
+        raise KeyError(f"no step {step_id!r} is declared" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+    return found
+
+
 def _parts(body: Iterable[Part]) -> Iterable[Part]:
     """Every part of a body, those inside `Either` included."""
     for part in body:

@@ -988,7 +988,9 @@ step("combat.house-cards", "House cards", "R19.4 R20.1",
      "units and the order bonus of the Support orders given to it (a support order removed since no longer "
      "counts; its bonus counts while its units are gone until the Combat Clean Up, R14.7). Then the attacker, "
      "then the defender, chooses a house card in secret from its hand (Mother of Dragons: a vassal's commander "
-     "draws the vassal's hand first, R35.2).",
+     "draws the vassal's hand first, R35.2: the vassal deck — the house cards of the rules set's vassal set, sorted "
+     "by id, less those in other vassals' hands — shuffled, the first `vassal_hand_size` taken). The chosen card "
+     "stays in the hand until the Combat Clean Up; the combat's `cards` names it.",
      emit("initial-strength", "R19.4", "first: `strengths` house -> initial strength", times="1"),
      emit("vassal-hand", "R35.2", "before a vassal's card is chosen, when its hand is empty", times="?",
           game="mod"),
