@@ -116,3 +116,26 @@ def test_a_step_id_names_a_moment_of_the_game():
     assert steps.moment("combat.clean-up").title == "Combat Clean Up"
     with pytest.raises(KeyError, match="did you mean combat.clean-up"):
         steps.moment("combat.cleanup")
+
+
+def test_every_conformance_vector_follows_the_declared_procedure():
+    """The vectors (every card, every rule scenario) run from a phase's start: their decisions and events, in
+    order, are a prefix of a trace the declarations allow from that phase."""
+    import json
+
+    bad = []
+    grammars: dict[str, steps.Grammar] = {}
+    for path in sorted((REPO / "conformance").glob("*.json")):
+        v = json.loads(path.read_text())
+        if "initial_state" not in v:
+            continue
+        phase = v["initial_state"]["phase"]
+        grammar = grammars.setdefault(phase, steps.Grammar.from_phase(phase))
+        events, trace, seen = v["expected"]["events"], [], 0
+        for d in v["decisions"] + ([v["expected"]["pending_decision"]] if v["expected"]["pending_decision"] else []):
+            trace += [("event", e) for e in events[seen:d["events_before"]]]
+            seen = d["events_before"]
+            trace.append(("decision", d))
+        trace += [("event", e) for e in events[seen:]]
+        bad += [f"{path.name}: {p}" for p in grammar.problems(trace, complete=False)]
+    assert not bad, "\n".join(bad[:5])
