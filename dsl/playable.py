@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import Diagnostics, Span
+from .english_grammar import article
 
 
 def _span(where: str | None) -> Span | None:
@@ -190,8 +191,9 @@ class _Checker:
                 self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', not an area of board "
                            f"'{s['board']}'", where)
             elif what != "blocked area" and areas[area]["kind"] != "land":
-                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', a {areas[area]['kind']} area",
-                           where, f"a {what} stands in a land area")
+                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', "
+                           f"{article(areas[area]['kind'])} area",
+                           where, f"{article(what)} stands in a land area")
         capacity = game.get("port_capacity", 0)
         for role in ("starting_units", "vassal_starting_units"):
             for h, placements in (s.get(role) or {}).items():
@@ -212,7 +214,8 @@ class _Checker:
                         ok = area["kind"] == "land" if domain == "land" else area["kind"] in ("sea", "port")
                         if n and not ok:
                             self.error("unit-area", f"setup '{sid}'{label}: {h}'s {kind} cannot stand in "
-                                       f"{p['area']} (a {area['kind']} area; a {kind} is a {domain} unit)", at,
+                                       f"{p['area']} ({article(area['kind'])} area; {article(kind)} is "
+                                       f"{article(domain)} unit)", at,
                                        "land units stand in land areas; ships in seas and ports")
                     ships = sum(n for k, n in p["units"].items() if view["unit_kinds"][k]["domain"] == "sea")
                     if area["kind"] == "port" and ships > capacity:
