@@ -936,15 +936,25 @@ CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
 
 def _card_hint(key: str, bundle: dict) -> str | None:
-    """Did-you-mean for a card: ids and names that contain the word (`tywin`), then close spellings."""
+    """Did-you-mean for a card, by id and by name: ids and names that contain the words (`tywin`), then ids,
+    names and words of names spelt closely (`ned` finds the cards with 'Red' in their name)."""
+    import difflib
+
     names = {cid: (rec.get("name") or "") for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()}
     words = key.replace("-", " ").split()
-    contains = sorted(cid for cid, nm in names.items()
-                      if words and all(w in cid.replace("-", " ") or w in nm.lower() for w in words))
-    close = contains[:5] or hint_for(key, names, show_all=0)
-    if isinstance(close, list):
-        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else None
-    return close
+    found = sorted(cid for cid, nm in names.items()
+                   if words and all(w in cid.replace("-", " ") or w in nm.lower() for w in words))
+    if not found:
+        by_word: dict[str, list[str]] = {}
+        for cid, nm in names.items():
+            for w in {nm.lower(), *nm.lower().replace(",", " ").split()}:
+                by_word.setdefault(w, []).append(cid)
+        for w in difflib.get_close_matches(key, [*names, *by_word], n=8, cutoff=0.6):
+            found += [c for c in ([w] if w in names else sorted(by_word[w])) if c not in found]
+    if not found:
+        return None
+    shown_ = [f"'{names[c]}' ({c})" if names[c] else f"'{c}'" for c in found[:5]]
+    return "did you mean " + " or ".join(shown_) + "?"
 
 
 @app.command()
