@@ -739,16 +739,30 @@ def explain(
     run.finish(EXIT_PROBLEM if failed else 0)
 
 
+def _checkout_folder(name: str) -> Path:
+    """A folder of the repository: here when the current folder has it, else the maester checkout's."""
+    from maester.dsl.compile import default_content_dir
+
+    here, checkout = Path(name), default_content_dir().parent / name
+    return checkout if not here.exists() and checkout.is_dir() else here
+
+
 @app.command()
 @command("conformance")
 def conformance(
     run: Run,
-    directory: Annotated[Path, typer.Argument(help="Where the vectors are (or go).")] = Path("conformance"),
+    directory: Annotated[Path | None, typer.Argument(help="Where the vectors are (or go); default: conformance/ "
+                                                     "here, else the maester checkout's.", show_default=False)] = None,
     write: Annotated[bool, typer.Option("--write", help="Generate the vectors from tests/scenarios.")] = False,
-    scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
+    scenarios: Annotated[Path | None, typer.Option(help="The scenario folder to generate from; default: "
+                                                   "tests/scenarios here, else the checkout's.",
+                                                   show_default=False)] = None,
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
     from maester.interpreter.frontends.conformance import check_directory, write_vectors
+
+    directory = directory or _checkout_folder("conformance")  # works from any folder, not only the root
+    scenarios = scenarios or _checkout_folder("tests/scenarios")
 
     if write:
         _scenario_files([scenarios])
