@@ -94,6 +94,7 @@ def ray_head(tmp_path_factory):
         head.wait(timeout=60)
 
 
+@pytest.mark.xdist_group("ray-head")  # one worker starts the cluster, its tests share it
 def test_address_joins_a_running_cluster(tmp_path, ray_head, monkeypatch):
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     backend, joined = _simulate(tmp_path, "joined", "--address", ray_head)
@@ -101,6 +102,7 @@ def test_address_joins_a_running_cluster(tmp_path, ray_head, monkeypatch):
     assert backend == "ray" and joined == local
 
 
+@pytest.mark.xdist_group("ray-head")
 def test_without_address_a_private_cluster_is_started_beside_a_running_one(tmp_path, ray_head, monkeypatch):
     """A cluster already running on the machine is not joined (it made simulate crash): a private one is started."""
     monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
