@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperGroup
 
 try:  # typer >= 0.20 vendors click; older typers use the click package
@@ -25,7 +23,7 @@ try:  # typer >= 0.20 vendors click; older typers use the click package
 except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError
 
-from maester.dsl import MaesterError, compile_paths
+from maester.dsl import MaesterError
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
@@ -48,6 +46,27 @@ from .cli_support import (
     read_text,
     shown,
 )
+
+# ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
+
+
+def compile_paths(*args, **kwargs) -> dict:
+    """maester.dsl.compile_paths (the compiler and Lark load on the first compile)."""
+    from maester.dsl.compile import compile_paths as compile_
+
+    return compile_(*args, **kwargs)
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape as escape_
+
+    return escape_(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - rich's Table, loaded when a table is drawn
+    from rich.table import Table as Table_
+
+    return Table_(*args, **kwargs)
 
 
 class MaesterGroup(TyperGroup):

@@ -8,9 +8,7 @@ from typing import Annotated
 
 import typer
 
-from maester.dsl.compile import CONTENT_SUFFIX, find_sources
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
-from maester.dsl.fmt import FormatError, format_text
 from maester.tools.cli_support import EXIT_PROBLEM, EXIT_USAGE, Run, _fail_run, command
 
 STDIN = "-"
@@ -56,6 +54,9 @@ def fmt(
     Exit codes: 0 all formatted (or rewritten); 1 with --check when a file is not formatted, or when a file
     cannot be formatted (a syntax error, a missing path: nothing of it is written).
     """
+    from maester.dsl.compile import CONTENT_SUFFIX, find_sources  # the parser loads with the command
+    from maester.dsl.fmt import FormatError, format_text
+
     targets = paths or ["."]
     if STDIN in targets:
         if len(targets) > 1:
@@ -118,6 +119,8 @@ def fmt(
 
 
 def _format_stdin(run: Run, check: bool) -> None:
+    from maester.dsl.fmt import FormatError, format_text
+
     text = sys.stdin.read()
     try:
         formatted = format_text(text, "<stdin>")

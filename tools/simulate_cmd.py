@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.tools.cli_support import Run, command, err
@@ -96,7 +95,9 @@ def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
     return written
 
 
-def summary_tables(records: list[dict]) -> list[Table]:
+def summary_tables(records: list[dict]) -> list:
+    from rich.table import Table
+
     from maester.env.stats import lengths, win_rates
 
     tables = []

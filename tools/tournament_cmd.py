@@ -11,7 +11,6 @@ from itertools import combinations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from maester.tools.cli_support import Run, command
 
@@ -60,6 +59,8 @@ def register(app: typer.Typer) -> None:
                                                 "per decision.")] = 4,
     ) -> None:
         """Play agents against each other and print win rates with 95% confidence intervals (Wilson)."""
+        from rich.table import Table
+
         from maester.env.simulate import AGENT_KINDS, choose_backend
         from maester.env.stats import wilson
         from maester.tools.simulate_cmd import _fail, check_setup, need_sim, run_with_progress
