@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
+from .english_grammar import article
 from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive, types_compatible
 
@@ -108,7 +109,7 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
 
 
 def _unknown_key(head: str, span: Span, kind: Kind, diags: Diagnostics) -> None:
-    where = f"in {kind.name}" if kind.top_level or kind.has_id else f"in a {kind.name} block"
+    where = f"in {kind.name}" if kind.top_level or kind.has_id else f"in {article(kind.name)} block"
     allowed = list(kind.keys)
     if kind.effect_context:
         allowed.append("when")
@@ -205,7 +206,7 @@ class Checker:
 
     def ref(self, expr: ast.Expr, kind: str, key: str) -> str | None:
         if not isinstance(expr, ast.Name):
-            self.diags.error("wrong-value", f"'{key}' expects the id of a {kind}, got {_expr_word(expr)}",
+            self.diags.error("wrong-value", f"'{key}' expects the id of {article(kind)}, got {_expr_word(expr)}",
                              expr.span)
             return None
         ids = {}
@@ -378,7 +379,7 @@ class EffectChecker:
         trig = TRIGGERS.get(item.trigger)
         if trig is None or trig.context != scope.context:
             allowed = [t.name for t in TRIGGERS.values() if t.context == scope.context]
-            self.diags.error("unknown-trigger", f"unknown trigger '{item.trigger}' for a {scope.context} "
+            self.diags.error("unknown-trigger", f"unknown trigger '{item.trigger}' for {article(scope.context)} "
                              "ability", item.trigger_span, hint_for(item.trigger, allowed, show_all=20))
             return None
         inner = Scope(scope.context, trig.name, dict(scope.variables), scope.chooser, scope.where)
@@ -403,7 +404,7 @@ class EffectChecker:
         if prim is None:
             return None
         if prim.windows and scope.window not in prim.windows:
-            where = f"in a {scope.context} effect" if scope.window is None else f"in '{scope.window}'"
+            where = f"in {article(scope.context)} effect" if scope.window is None else f"in '{scope.window}'"
             self.diags.error("wrong-window", f"'{prim.name}' cannot be used {where}", call.name_span,
                              f"'{prim.name}' works in: {', '.join(prim.windows)}")
         out: dict = {"node": "call", "do": prim.name, "args": self.args(call, prim, scope), "at": str(call.span)}
@@ -570,7 +571,7 @@ class EffectChecker:
                 return {"node": "id", "id": text, "type": target}, target
             pool = self._pool(target)
             if pool is not None:
-                known = ", ".join(f"a {t}" for t in candidates) if candidates else None
+                known = ", ".join(article(t) for t in candidates) if candidates else None
                 self.diags.error(f"unknown-{target}" if not candidates else "wrong-type",
                                  f"unknown {target} '{text}'" if not candidates else
                                  f"{what or 'this'} expects {_type_phrase(target)}; '{text}' is {known}",
@@ -660,7 +661,7 @@ _compatible = types_compatible  # (the checker's own name for it)
 def _type_phrase(t: str) -> str:
     if t.startswith("list:"):
         return f"a list of {t[5:]}"
-    return {"int": "a number", "bool": "a condition", "text": "a text"}.get(t, f"a {t}")
+    return {"int": "a number", "bool": "a condition", "text": "a text"}.get(t, article(t))
 
 
 def _default_json(value: object, type_: str) -> object:

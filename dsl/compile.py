@@ -18,6 +18,7 @@ from .boards import BoardBuild, Change, apply_changes, board_json, validate_boar
 from .cache import bundle_cache_enabled, cache_dir
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
+from .english_grammar import article
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
 from .limits import MAX_FILE_CHARS
 from .parse import parse_text
@@ -266,7 +267,7 @@ class Compiler:
 
     def _resolve(self, decl: Declaration) -> None:
         if decl.derives is not None and decl.kind in ("board", "overlay"):
-            self.diags.error("no-from", f"a {decl.kind} does not derive with 'from'", decl.derives_span,
+            self.diags.error("no-from", f"{article(decl.kind)} does not derive with 'from'", decl.derives_span,
                              "a board starts from another with 'extends BOARD' and changes it with overlays")
             decl.derives = None
         self.resolver.resolve(decl)
@@ -455,7 +456,7 @@ class Compiler:
                 p["units"][new] = p["units"].get(new, 0) + 1
                 p["at"] = str(entry.span)
                 return
-        msg = f"setup '{record['id']}': {house} starts with no {old} to replace by a {new}"
+        msg = f"setup '{record['id']}': {house} starts with no {old} to replace by {article(new)}"
         if every:
             self.diags.warning("nothing-to-replace", msg, entry.span, "its other houses are changed")
         else:
@@ -698,7 +699,7 @@ def _effect_keys_hint(kind: Kind) -> str:
     keys = [k.name for k in kind.keys.values() if k.block and k.block.startswith("effect:")]
     if keys:
         return "put them in " + " or ".join(f"'{k} {{ ... }}'" for k in keys)
-    return f"a {kind.name} has no effects"
+    return f"{article(kind.name)} has no effects"
 
 
 def _post_process(kind: str, record: dict) -> dict:

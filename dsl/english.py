@@ -15,7 +15,19 @@ import string
 from dataclasses import dataclass
 
 from .effect_tree import kind as node_kind
-from .english_grammar import article, cap, count_noun, its, plural, polish, possessive, pronoun, verb, verb_only
+from .english_grammar import (
+    article,
+    cap,
+    count_noun,
+    fix_articles,
+    its,
+    plural,
+    polish,
+    possessive,
+    pronoun,
+    verb,
+    verb_only,
+)
 from .registry import CONTEXTS, PRIMITIVES, TRIGGERS
 
 _EMPTY_LIST = {"node": "list", "list": []}  # an optional list argument left at its default
@@ -315,9 +327,9 @@ class English:
             h = self.expr(b, env)
             token = self.expr(a["args"]["token"], env)
             return f"{verb(h, 'holds' if op == '==' else 'does')}{' not hold' if op == '!=' else ''} the {token}"
-        if op in ("==", "!=") and self.type_of(a, env) == "house":
-            return f"{self.expr(a, env)} {'is' if op == '==' else 'is not'} {self.expr(b, env)}"
-        return f"{self.expr(a, env)} {_COMPARE[op]} {self.expr(b, env)}"
+        # the verb agrees with its subject: "you are the defender", "your opponent is at least 2"
+        said = _COMPARE[op].removeprefix("is")
+        return f"{verb(self.expr(a, env), 'is')}{said} {self.expr(b, env)}"
 
     def negate(self, x, env: dict) -> str:
         if isinstance(x, dict) and "query" in x:
@@ -657,7 +669,7 @@ class English:
         words = {p.name: self.expr(a[p.name], env) if a.get(p.name) not in (None, _EMPTY_LIST, False) else ""
                  for p in prim.params}
         try:
-            return re.sub(r"\s+", " ", prim.english.format_map(_Default(words))).strip()
+            return fix_articles(re.sub(r"\s+", " ", prim.english.format_map(_Default(words))).strip())
         except (KeyError, IndexError, ValueError):
             return f"<primitive:{name}>"
 

@@ -20,8 +20,38 @@ def plural(noun: str) -> str:
     return noun + "s"
 
 
+# words spelt with a vowel that sound with a consonant ("a unit", "a one-off")
+_CONSONANT_SOUNDS = ("uni", "use", "usu", "one", "once", "eu")
+_VOWEL_WORD = re.compile(r"\b([Aa]n?) (?=([A-Za-z][\w-]*))")
+_YOU_VERB = re.compile(r"\b([Yy]ou) (is|has|does|was)\b")
+
+
+def takes_an(word: str) -> bool:
+    w = word.lower()
+    return w[:1] in ("a", "e", "i", "o", "u") and not w.startswith(_CONSONANT_SOUNDS)
+
+
 def article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    """"an area", "a house", "a unit"."""
+    return ("an " if takes_an(noun) else "a ") + noun
+
+
+def fix_articles(text: str) -> str:
+    """Every "a"/"an" agreeing with the word after it (text filled in from templates: "a {kind}")."""
+    def fixed(m: re.Match) -> str:
+        a = m.group(1)[0] + ("n" if takes_an(m.group(2)) else "")
+        return a + " "
+
+    return _VOWEL_WORD.sub(fixed, text)
+
+
+def grammar_problems(text: str) -> list[str]:
+    """What the golden grammar check refuses in generated text: an article that does not agree with the next
+    word ("a area", "an house") and "you" with a third-person verb ("you is")."""
+    found = [m.group(0) + m.group(2) for m in _VOWEL_WORD.finditer(text)
+             if (m.group(1).lower() == "an") != takes_an(m.group(2))]
+    found += [m.group(0) for m in _YOU_VERB.finditer(text)]
+    return found
 
 
 def count_noun(n: int, noun: str) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from . import ast
 from .check import Declaration, Symbols, split_entries
 from .diagnostics import Diagnostics, Span, hint_for
+from .english_grammar import article
 from .kinds import KINDS, PATCH_OPS, Key, Kind
 
 # kinds with members given by the members' own keys: kind -> (member kinds, the member's key, the set's key)
@@ -149,7 +150,7 @@ class Resolver:
         parent = self.symbols.lookup(decl.kind, decl.derives)
         if parent is None or parent.kind != decl.kind:
             other = [k for k in KINDS if self.symbols.lookup(k, decl.derives)]
-            hint = (f"'{decl.derives}' is a {other[0]}, not a {decl.kind}" if other else
+            hint = (f"'{decl.derives}' is {article(other[0])}, not {article(decl.kind)}" if other else
                     hint_for(decl.derives, self.symbols.ids(decl.kind), show_all=0)
                     or f"no {decl.kind} with this id is declared")
             self.diags.error(f"unknown-{decl.kind}", f"{decl.kind} '{decl.id}' derives from an unknown "

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import Diagnostics, Span
+from .english_grammar import article
+from .reads import Tracker, changes
 
 
 def _span(where: str | None) -> Span | None:
@@ -39,30 +41,47 @@ class _Checker:
         self.diags.error(code, msg, _span(where), hint)
 
     def run(self) -> None:
-        contexts: list[tuple[dict | None, str]] = [(None, "")]
-        for vid, v in sorted(self.bundle.get("variants", {}).items()):
-            contexts.append((v, f" (in variant '{vid}')"))
-        for variant, label in contexts:
+        """The bundle unit by unit (each rules set, setup and its dealing) noting what each reads, then each
+        variant for what it changes: only the units that read a record it changes are checked again (dsl/reads.py),
+        so a mistake the variants share is reported once, and many variants check in linear time."""
+        tracker = Tracker()
+        view = tracker.view(self.bundle)
+        for gid in self.bundle["games"]:
+            tracker.unit(("game", gid))
+            self.game(view, view["games"][gid], "", None)
+        for sid in self.bundle["setups"]:
+            tracker.unit(("setup", sid))
+            setup = view["setups"][sid]
+            game = view["games"].get(setup.get("game"))
+            if game is not None:
+                self.setup(view, setup, game, "")
+                tracker.unit(("dealing", sid))
+                self.dealing(view, view["setups"][sid], view["games"][setup["game"]], "", None)
+        tracker.done()
+        for vid, variant in sorted(self.bundle.get("variants", {}).items()):
+            changed = changes(self.bundle, variant.get("patches"))
+            dirty = tracker.dirty(changed)
+            label = f" (in variant '{vid}')"
             view = _view(self.bundle, variant)
-            if variant is None:
-                setups = list(view["setups"].values())
-                games = list(view["games"].values())
-            else:
-                setups = [view["setups"][s] for s in variant.get("setups", {}).values() if s in view["setups"]]
-                games = [view["games"][variant["game"]]] if variant.get("game") in view["games"] else []
-            for game in games:
+            game = view["games"].get(variant.get("game"))
+            if game is not None and (("game", game["id"]) in dirty or ("game", game["id"]) not in tracker.reads):
                 self.game(view, game, label, variant)
-            for setup in setups:
+            for sid in variant.get("setups", {}).values():
+                setup = view["setups"].get(sid)
+                if setup is None:
+                    continue
                 game = view["games"].get(setup.get("game"))
                 if game is None:
                     continue
-                if variant is not None and setup.get("game") != variant.get("game"):
+                if setup.get("game") != variant.get("game"):
                     self.error("variant-setup-game", f"variant '{variant['id']}' plays setup '{setup['id']}' of the "
                                f"rules set '{setup['game']}', but the variant is for '{variant['game']}'",
                                variant.get("source"), "list setups of its own rules set")
                     continue
-                self.setup(view, setup, game, label)
-                self.dealing(view, setup, game, label, variant)
+                if ("setup", sid) in dirty or ("setup", sid) not in tracker.reads:
+                    self.setup(view, setup, game, label)
+                if ("dealing", sid) in dirty or ("dealing", sid) not in tracker.reads:
+                    self.dealing(view, setup, game, label, variant)
 
     # -- a rules set
     def game(self, view: dict, game: dict, label: str, variant: dict | None) -> None:
@@ -190,8 +209,9 @@ class _Checker:
                 self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', not an area of board "
                            f"'{s['board']}'", where)
             elif what != "blocked area" and areas[area]["kind"] != "land":
-                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', a {areas[area]['kind']} area",
-                           where, f"a {what} stands in a land area")
+                self.error("setup-area", f"setup '{sid}'{label}: {what} in '{area}', "
+                           f"{article(areas[area]['kind'])} area",
+                           where, f"{article(what)} stands in a land area")
         capacity = game.get("port_capacity", 0)
         for role in ("starting_units", "vassal_starting_units"):
             for h, placements in (s.get(role) or {}).items():
@@ -212,7 +232,8 @@ class _Checker:
                         ok = area["kind"] == "land" if domain == "land" else area["kind"] in ("sea", "port")
                         if n and not ok:
                             self.error("unit-area", f"setup '{sid}'{label}: {h}'s {kind} cannot stand in "
-                                       f"{p['area']} (a {area['kind']} area; a {kind} is a {domain} unit)", at,
+                                       f"{p['area']} ({article(area['kind'])} area; {article(kind)} is "
+                                       f"{article(domain)} unit)", at,
                                        "land units stand in land areas; ships in seas and ports")
                     ships = sum(n for k, n in p["units"].items() if view["unit_kinds"][k]["domain"] == "sea")
                     if area["kind"] == "port" and ships > capacity:

@@ -29,6 +29,12 @@ class GameSpec:
     search_candidates: int = 4
 
 
+def _fail(code: str, message: str, hint: str | None = None) -> MaesterError:
+    diags = Diagnostics()
+    diags.error(code, message, None, hint)
+    return MaesterError(diags)
+
+
 def make_agent(kind: str, seed: int, spec: GameSpec):
     from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
 
@@ -91,12 +97,42 @@ def play_batch(specs: list[dict]) -> list[dict]:
     return [play_game(GameSpec(**s)) for s in specs]
 
 
+# Below this many games a run on this machine uses plain processes: starting a Ray cluster (about 2-5 s)
+# would cost more than it saves. `--address` always uses Ray (the cluster is already there).
+RAY_MIN_GAMES = 200
+BACKENDS = ("in-process", "processes", "ray")
+
+
+def choose_backend(games: int, workers: int, address: str | None, wanted: str = "auto") -> str:
+    """Where a run plays: in this process (one worker), plain processes (a small run: no cluster started),
+    or Ray (a cluster given by `--address`, else a private local one for a large run); `wanted` overrides."""
+    if wanted != "auto" and wanted not in BACKENDS:
+        raise _fail("bad-backend", f"unknown backend '{wanted}'", "use auto, " + ", ".join(BACKENDS))
+    if address and wanted not in ("auto", "ray"):
+        raise _fail("bad-backend", f"--address joins a Ray cluster: it cannot run on the backend '{wanted}'",
+                    "leave out --backend, or --address")
+    if address:
+        return "ray"
+    if wanted != "auto":
+        return wanted
+    if workers <= 1 or games <= 1:
+        return "in-process"
+    return "processes" if games < RAY_MIN_GAMES else "ray"
+
+
+def batch_size(games: int, workers: int) -> int:
+    """Games per task: few enough tasks that their overhead is small beside the games, enough that the
+    workers finish together (about 4 tasks a worker)."""
+    return max(1, games // max(1, workers * 4))
+
+
 def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = None,
-              progress: Callable[[int], None] | None = None, batch: int = 1,
+              progress: Callable[[int], None] | None = None, batch: int | None = None,
               in_flight: int | None = None) -> list[dict]:
-    """Play every spec on Ray: a local cluster of `workers` CPUs, or the cluster at `address` (or the one
-    this process already joined). Records come back in spec order; `progress(n)` is called as games finish.
-    `in_flight` caps the batches running at once (default: the cluster's CPUs)."""
+    """Play every spec on Ray: a private local cluster of `workers` CPUs (never a cluster that happens to run on
+    the machine), or the cluster at `address` (or the one this process already joined). Records come back in
+    spec order; `progress(n)` is called as games finish. `in_flight` caps the batches running at once (default:
+    the cluster's CPUs)."""
     import ray
 
     started = False
@@ -104,13 +140,15 @@ def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = Non
         env = {"env_vars": {"PYTHONHASHSEED": "0"}}
         if address:
             ray.init(address=address, runtime_env=env, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, runtime_env=env)
+        else:  # "local": a new cluster of our own, whatever RAY_ADDRESS or a running cluster says
+            ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     runtime_env=env)
         started = True
     try:
         remote = ray.remote(num_cpus=1)(play_batch)
-        chunks = [specs[i:i + batch] for i in range(0, len(specs), batch)][::-1]
         limit = in_flight or max(1, int(ray.cluster_resources().get("CPU", workers)))
+        size = batch or batch_size(len(specs), limit)
+        chunks = [specs[i:i + size] for i in range(0, len(specs), size)][::-1]
         pending: dict = {}
         records: list[dict] = []
         while chunks or pending:
@@ -129,6 +167,23 @@ def run_games(specs: list[GameSpec], workers: int = 2, address: str | None = Non
             ray.shutdown()
 
 
+def run_processes(specs: list[GameSpec], workers: int, progress: Callable[[int], None] | None = None) -> list[dict]:
+    """The same games on `workers` plain processes (forked from this one: no cluster, no second compile)."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    size = batch_size(len(specs), workers)
+    chunks = [[asdict(s) for s in specs[i:i + size]] for i in range(0, len(specs), size)]
+    records: list[dict] = []
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=mp.get_context("fork")) as pool:
+        for done in as_completed([pool.submit(play_batch, c) for c in chunks]):
+            got = done.result()
+            records.extend(got)
+            if progress:
+                progress(len(got))
+    return sorted(records, key=lambda r: r["index"])
+
+
 def run_local(specs: list[GameSpec], progress: Callable[[int], None] | None = None) -> list[dict]:
     """The same games in this process (no Ray): for comparisons and tiny runs."""
     out = []
@@ -137,3 +192,13 @@ def run_local(specs: list[GameSpec], progress: Callable[[int], None] | None = No
         if progress:
             progress(1)
     return out
+
+
+def run(specs: list[GameSpec], backend: str, workers: int, address: str | None = None,
+        progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Play the specs on the backend `choose_backend` chose; the records are the same on every backend."""
+    if backend == "in-process":
+        return run_local(specs, progress)
+    if backend == "processes":
+        return run_processes(specs, workers, progress)
+    return run_games(specs, workers=workers, address=address, progress=progress)

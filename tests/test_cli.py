@@ -132,3 +132,15 @@ def test_play_runs_mother_of_dragons_by_default(tmp_path):
     data = json.loads(log.read_text())
     assert data["setup"] == "mod-8p"
     assert run("replay", str(log)).exit_code == 0
+
+
+@pytest.mark.parametrize(("query", "suggested"), [
+    ("Ned", "'The Red Viper' (the-red-viper)"),  # a name spelt closely: suggested by its name and id
+    ("Tywin Lanister", "'Tywin Lannister' (tywin-lannister)"),  # a whole name misspelt
+    ("eddard", "'Eddard Stark' (eddard-stark)"),  # a word of the id and of the name
+])
+def test_card_suggests_by_name_as_well_as_id(query, suggested):
+    r = run("card", query, "--json")
+    assert r.exit_code == 1
+    (diag,) = json.loads(r.stdout)["diagnostics"]
+    assert diag["code"] == "unknown-card" and suggested in diag["hint"], diag

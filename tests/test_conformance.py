@@ -246,3 +246,14 @@ def test_the_command_fails_on_an_empty_folder_with_one_clear_message(tmp_path):
     assert result.exit_code == 1
     assert "no conformance vector" in result.output and "Traceback" not in result.output
     assert "conform" not in result.output.replace("conformance", "")  # no "0 conform, 0 differ" as if it passed
+
+
+def test_the_command_works_from_any_folder(tmp_path, monkeypatch):
+    """Without a folder argument, outside the repository, the checkout's vectors are checked."""
+    from maester.tools.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["conformance", "--json"])
+    doc = json.loads(result.stdout)
+    assert result.exit_code == 0 and doc["ok"], doc["diagnostics"]
+    assert doc["result"]["directory"] == str(VECTORS) and doc["result"]["conform"] == len(FILES)

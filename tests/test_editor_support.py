@@ -621,3 +621,70 @@ def test_hover_on_a_house_shows_what_its_declaration_says(session, bundle):
     assert f'house stark "{stark["name"]}"' in value
     assert f"home {stark['home']}" in value and f"power-tokens {stark['power_tokens']}" in value
     assert stark["home"] == "winterfell"
+
+
+# ---- a server that answers every request, whatever it is sent -------------------------------------------
+
+
+def _raw(client: _Client, message: dict) -> None:
+    """A message as a client might send it, lone surrogates included (escaped in the JSON, as JSON allows)."""
+    body = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=True).encode("ascii")
+    client.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    client.proc.stdin.flush()
+
+
+def _diagnostics_of(client: _Client, uri: str) -> list[dict]:
+    return client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                           and m["params"]["uri"] == uri)["params"]["diagnostics"]
+
+
+def test_every_request_is_answered_and_a_bad_document_breaks_no_other(tmp_path):
+    s = _Session(tmp_path)
+    try:
+        pack = tmp_path / "robust-pack"
+        pack.mkdir()
+        good = pack / "tables.mst"
+        good.write_text(TABLE, encoding="utf-8")
+        # params that do not parse: an InvalidParams error, not silence
+        s.ids += 1
+        s.client.send({"id": s.ids, "method": "textDocument/hover", "params": {"textDocument": 5, "position": "x"}})
+        reply = s.client.wait_for(lambda m, i=s.ids: m.get("id") == i)
+        assert reply["error"]["code"] == -32602
+        # a document whose URI holds %00 (no file can have that path), and one with a lone surrogate in its text
+        bad = (pack / "nul.mst").as_uri().replace("nul.mst", "n%00ul.mst")
+        s.client.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": bad, "languageId": "maester", "version": 1, "text": TABLE.replace("editor-test", "nul")}}})
+        surrogate = (pack / "surrogate.mst").as_uri()
+        _raw(s.client, {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": surrogate, "languageId": "maester", "version": 1,
+            "text": 'table surrogate "A \ud800 name" {\n  row a [1]\n}\n'}}})
+        uri = s.open(good)
+        assert _diagnostics_of(s.client, uri) == []  # the good document: compiled, with no problem
+        word = hover_text("table").split("\n")[0]
+        for target in (uri, bad, surrogate):  # every document answers, the bad ones too
+            result = s.at("textDocument/hover", target, 0, 2)
+            assert result is not None and word in result["contents"]["value"], (target, result)
+        s.open(good, TABLE.replace("description", "descripton"))  # and the good one still gets its diagnostics
+        assert [d["code"] for d in _diagnostics_of(s.client, uri)] == ["unknown-key"]
+    finally:
+        s.close()
+
+
+def test_a_loose_file_in_a_big_folder_is_compiled_alone_with_the_bundled_content(tmp_path):
+    """A folder of 4,000 files is not a pack: the file beside them is compiled alone (the bound: MAX_PACK_FILES
+    content files, MAX_PACK_ENTRIES entries looked at)."""
+    from maester.tools.lsp import MAX_PACK_ENTRIES, MAX_PACK_FILES, pack_is_small
+
+    big = tmp_path / "downloads"
+    big.mkdir()
+    for i in range(4000):
+        (big / f"note-{i:04}.mst").write_text(f'table note-{i} "Note" {{\n  row a [1]\n}}\n', encoding="utf-8")
+    loose = big / "mine.mst"
+    loose.write_text(TABLE, encoding="utf-8")
+    assert MAX_PACK_FILES < 4000 and MAX_PACK_ENTRIES < 4000 * 2 and not pack_is_small(big)
+    assert content_roots(loose) == [default_content_dir().resolve(), loose.resolve()]
+    assert diagnostics_for(loose, TABLE.replace("description", "descripton"))[0].code == "unknown-key"
+    small = tmp_path / "pack"
+    small.mkdir()
+    (small / "tables.mst").write_text(TABLE, encoding="utf-8")
+    assert pack_is_small(small) and content_roots(small / "tables.mst")[-1] == small.resolve()

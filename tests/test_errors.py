@@ -156,7 +156,7 @@ def test_unknown_primitive_with_did_you_mean():
 def test_primitive_given_the_wrong_kind_of_argument():
     e = one_error('house-card a "A" {\n  set base house stark strength 4\n  when immediately { gain-power(winterfell, 2) }\n}\n')
     assert (e.code, where(e)) == ("wrong-type", "broken.mst:3:33")
-    assert e.message == "'house' of gain-power expects a house; 'winterfell' is a area"
+    assert e.message == "'house' of gain-power expects a house; 'winterfell' is an area"
 
 
 def test_number_where_a_condition_is_expected():

@@ -4,8 +4,10 @@ numbered answers, help, board, undo, save, quit — and the saved game resumed w
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from maester.interpreter.frontends.agents import RandomAgent
 from maester.interpreter.mod import new_game
@@ -28,7 +30,9 @@ def test_a_person_plays_undoes_saves_quits_and_resumes(tmp_path):
     assert "    7. Raid" in screen and "   11. Support +1" in screen
     assert "board [FILE]" in screen  # help
     assert "White Harbor: stark: footman" in screen  # the board, as text...
-    picture = (tmp_path / "maester-board.svg").read_text()  # ... and as a picture, seen by stark
+    assert not (tmp_path / "maester-board.svg").exists()  # nothing written into the player's folder uninvited
+    where = re.search(r"the board as a picture: (\S+)", screen).group(1)
+    picture = Path(where).read_text()  # ... and as a picture (in a temporary folder), seen by stark
     assert picture.startswith("<svg") and "Winterfell" in picture
     assert "orders: The Shivering Sea: stark Raid" in screen  # the answer before the undo...
     after_undo = screen.rsplit("== stark: order for the-shivering-sea", 1)[1]

@@ -25,24 +25,107 @@ def test_wilson_interval_known_values():
     assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 3) == 0.278
 
 
-def test_simulate_on_two_ray_workers_gives_the_games_of_one_process(tmp_path):
-    args = ["simulate", "-n", "4", "--rounds", "1", "--seed", "11", "--agents", "heuristic,stark=random"]
-    ray_run = runner.invoke(app, [*args, "--workers", "2", "-o", str(tmp_path / "ray")])
-    assert ray_run.exit_code == 0, ray_run.output
-    local = runner.invoke(app, [*args, "--workers", "0", "-o", str(tmp_path / "local"), "--format", "csv"])
-    assert local.exit_code == 0, local.output
-    on_ray = json.loads((tmp_path / "ray" / "games.json").read_text())
-    assert on_ray == json.loads((tmp_path / "local" / "games.json").read_text())
-    assert [g["seed"] for g in on_ray] == [11, 12, 13, 14]
-    assert all(g["agents"]["stark"] == "random" and g["agents"]["lannister"] == "heuristic" for g in on_ray)
-    assert all(g["rounds"] == 1 and g["winner"] in g["agents"] and g["decisions"] > 0 for g in on_ray)
+SIM_ARGS = ["simulate", "-n", "4", "--rounds", "1", "--seed", "11", "--agents", "heuristic,stark=random", "--json"]
+
+
+def _simulate(tmp_path, name: str, *extra: str) -> list[dict]:
+    """The games of SIM_ARGS played on a backend: its JSON result checked, its records returned."""
+    r = runner.invoke(app, [*SIM_ARGS, *extra, "-o", str(tmp_path / name)])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["ok"], doc["diagnostics"]
+    assert doc["result"]["games"] == 4 and (tmp_path / name / "summary.png").read_bytes()[:4] == b"\x89PNG"
+    return doc["result"]["backend"], json.loads((tmp_path / name / "games.json").read_text())
+
+
+def test_small_runs_start_no_cluster_and_play_the_games_of_one_process(tmp_path):
+    from maester.env.simulate import RAY_MIN_GAMES, choose_backend
+
+    assert choose_backend(4, 2, None) == "processes" and choose_backend(4, 1, None) == "in-process"
+    assert choose_backend(RAY_MIN_GAMES, 2, None) == "ray" and choose_backend(4, 2, "127.0.0.1:6379") == "ray"
+    backend, local = _simulate(tmp_path, "local", "--workers", "0", "--format", "csv")
+    assert backend == "in-process"
+    backend, forked = _simulate(tmp_path, "processes", "--workers", "2")
+    assert backend == "processes" and forked == local
+    assert [g["seed"] for g in local] == [11, 12, 13, 14]
+    assert all(g["agents"]["stark"] == "random" and g["agents"]["lannister"] == "heuristic" for g in local)
+    assert all(g["rounds"] == 1 and g["winner"] in g["agents"] and g["decisions"] > 0 for g in local)
     import pyarrow.parquet as pq
 
-    table = pq.read_table(tmp_path / "ray" / "games.parquet")
+    table = pq.read_table(tmp_path / "processes" / "games.parquet")
     assert table.num_rows == 4 and table.column("seed").to_pylist() == [11, 12, 13, 14]
-    assert (tmp_path / "ray" / "summary.png").read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "local" / "games.csv").read_text().startswith("index,setup,")
-    assert "win rate by house" in ray_run.output and "win rate by agent" in ray_run.output
+    human = runner.invoke(app, [*SIM_ARGS[:-1], "--workers", "0", "-o", str(tmp_path / "human")])
+    assert "win rate by house" in human.stdout and "win rate by agent" in human.stdout
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def ray_head(tmp_path_factory):
+    """A real Ray cluster started by `ray start --head` on 127.0.0.1 and stopped at the end (only this one: the
+    `--block` process ends the processes it started when it is terminated)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    port = _free_port()
+    log = tmp_path_factory.mktemp("ray") / "head.log"
+    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}  # a test cluster: no token to hand to the client
+    with log.open("w") as out:
+        head = subprocess.Popen([sys.executable, "-c", "from ray.scripts.scripts import main; main()", "start",
+                                 "--head", f"--port={port}", "--node-ip-address=127.0.0.1", "--num-cpus=1",
+                                 "--include-dashboard=false", "--disable-usage-stats", "--block"],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while "block forever" not in log.read_text() and head.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert head.poll() is None and "block forever" in log.read_text(), log.read_text()[-2000:]
+        yield f"127.0.0.1:{port}"
+    finally:
+        head.terminate()
+        head.wait(timeout=60)
+
+
+@pytest.mark.xdist_group("ray-head")  # one worker starts the cluster, its tests share it
+def test_address_joins_a_running_cluster(tmp_path, ray_head, monkeypatch):
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    backend, joined = _simulate(tmp_path, "joined", "--address", ray_head)
+    _, local = _simulate(tmp_path, "local", "--workers", "0")
+    assert backend == "ray" and joined == local
+
+
+@pytest.mark.xdist_group("ray-head")
+def test_without_address_a_private_cluster_is_started_beside_a_running_one(tmp_path, ray_head, monkeypatch):
+    """A cluster already running on the machine is not joined (it made simulate crash): a private one is started."""
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    backend, private = _simulate(tmp_path, "private", "--backend", "ray", "--workers", "2")
+    _, local = _simulate(tmp_path, "local", "--workers", "0")
+    assert backend == "ray" and private == local
+
+
+def test_without_the_sim_extra_one_error_names_the_install_command(tmp_path):
+    """`tqdm`, `ray` and `pyarrow` made unimportable (as on an install without the extra): no traceback."""
+    import subprocess
+    import sys
+
+    blocked = "import sys; [sys.modules.__setitem__(m, None) for m in ('tqdm', 'ray', 'pyarrow')]; "
+    for args in (["simulate", "-n", "2", "-o", str(tmp_path)], ["tournament", "--agents", "random,heuristic"]):
+        for json_flag in ([], ["--json"]):
+            r = subprocess.run([sys.executable, "-c", blocked + "from maester.tools.cli import main; sys.argv = "
+                                f"['maester', *{args + json_flag!r}]; main()"], capture_output=True, text=True,
+                               timeout=120)
+            assert r.returncode == 1 and "Traceback" not in r.stderr + r.stdout, r.stderr
+            said = json.loads(r.stdout)["diagnostics"][0] if json_flag else {"message": r.stderr, "hint": r.stderr}
+            assert "the 'sim' extra" in said["message"] and "pip install -e '.[sim]'" in said["hint"], said
+    assert not list(tmp_path.iterdir())
 
 
 def test_simulate_refuses_bad_input_readably(tmp_path):

@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperGroup
 
 try:  # typer >= 0.20 vendors click; older typers use the click package
@@ -25,7 +23,7 @@ try:  # typer >= 0.20 vendors click; older typers use the click package
 except ImportError:  # pragma: no cover
     from click.exceptions import ClickException, UsageError
 
-from maester.dsl import MaesterError, compile_paths
+from maester.dsl import MaesterError
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
@@ -48,6 +46,27 @@ from .cli_support import (
     read_text,
     shown,
 )
+
+# ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
+
+
+def compile_paths(*args, **kwargs) -> dict:
+    """maester.dsl.compile_paths (the compiler and Lark load on the first compile)."""
+    from maester.dsl.compile import compile_paths as compile_
+
+    return compile_(*args, **kwargs)
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape as escape_
+
+    return escape_(text)
+
+
+def Table(*args, **kwargs):  # noqa: N802 - rich's Table, loaded when a table is drawn
+    from rich.table import Table as Table_
+
+    return Table_(*args, **kwargs)
 
 
 class MaesterGroup(TyperGroup):
@@ -244,12 +263,9 @@ def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
     each of its variants plays it: content that `check` accepts never fails to load in `play`."""
     from maester.interpreter.core.bundle_check import check_bundle
-    from maester.interpreter.core.rules import apply_variant
 
-    check_bundle(bundle, diags)
-    if bundle.get("applied_variant") is None:
-        for v in sorted(bundle.get("variants") or {}):
-            check_bundle(apply_variant(bundle, v), diags, f"variant {v}")
+    # each variant checked for what it changes (no copy of the bundle, no check of what it leaves alone)
+    check_bundle(bundle, diags, variants=True)
 
 
 @app.command("compile")
@@ -744,16 +760,30 @@ def explain(
     run.finish(EXIT_PROBLEM if failed else 0)
 
 
+def _checkout_folder(name: str) -> Path:
+    """A folder of the repository: here when the current folder has it, else the maester checkout's."""
+    from maester.dsl.compile import default_content_dir
+
+    here, checkout = Path(name), default_content_dir().parent / name
+    return checkout if not here.exists() and checkout.is_dir() else here
+
+
 @app.command()
 @command("conformance")
 def conformance(
     run: Run,
-    directory: Annotated[Path, typer.Argument(help="Where the vectors are (or go).")] = Path("conformance"),
+    directory: Annotated[Path | None, typer.Argument(help="Where the vectors are (or go); default: conformance/ "
+                                                     "here, else the maester checkout's.", show_default=False)] = None,
     write: Annotated[bool, typer.Option("--write", help="Generate the vectors from tests/scenarios.")] = False,
-    scenarios: Annotated[Path, typer.Option(help="The scenario folder to generate from.")] = Path("tests/scenarios"),
+    scenarios: Annotated[Path | None, typer.Option(help="The scenario folder to generate from; default: "
+                                                   "tests/scenarios here, else the checkout's.",
+                                                   show_default=False)] = None,
 ) -> None:
     """Generate (--write) or check the conformance vectors: position, decisions, expected events and state."""
     from maester.interpreter.frontends.conformance import check_directory, write_vectors
+
+    directory = directory or _checkout_folder("conformance")  # works from any folder, not only the root
+    scenarios = scenarios or _checkout_folder("tests/scenarios")
 
     if write:
         _scenario_files([scenarios])
@@ -941,15 +971,25 @@ CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
 
 
 def _card_hint(key: str, bundle: dict) -> str | None:
-    """Did-you-mean for a card: ids and names that contain the word (`tywin`), then close spellings."""
+    """Did-you-mean for a card, by id and by name: ids and names that contain the words (`tywin`), then ids,
+    names and words of names spelt closely (`ned` finds the cards with 'Red' in their name)."""
+    import difflib
+
     names = {cid: (rec.get("name") or "") for sec in CARD_SECTIONS for cid, rec in bundle[sec].items()}
     words = key.replace("-", " ").split()
-    contains = sorted(cid for cid, nm in names.items()
-                      if words and all(w in cid.replace("-", " ") or w in nm.lower() for w in words))
-    close = contains[:5] or hint_for(key, names, show_all=0)
-    if isinstance(close, list):
-        return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?" if close else None
-    return close
+    found = sorted(cid for cid, nm in names.items()
+                   if words and all(w in cid.replace("-", " ") or w in nm.lower() for w in words))
+    if not found:
+        by_word: dict[str, list[str]] = {}
+        for cid, nm in names.items():
+            for w in {nm.lower(), *nm.lower().replace(",", " ").split()}:
+                by_word.setdefault(w, []).append(cid)
+        for w in difflib.get_close_matches(key, [*names, *by_word], n=8, cutoff=0.6):
+            found += [c for c in ([w] if w in names else sorted(by_word[w])) if c not in found]
+    if not found:
+        return None
+    shown_ = [f"'{names[c]}' ({c})" if names[c] else f"'{c}'" for c in found[:5]]
+    return "did you mean " + " or ".join(shown_) + "?"
 
 
 @app.command()

@@ -8,20 +8,30 @@ from typing import Annotated
 
 import typer
 
-from maester.dsl.compile import CONTENT_SUFFIX, find_sources
-from maester.dsl.diagnostics import Diagnostics, Span
-from maester.dsl.fmt import FormatError, format_text
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
+from maester.tools.cli_support import EXIT_PROBLEM, EXIT_USAGE, Run, _fail_run, command
 
 STDIN = "-"
 
 
-def _say(text: str) -> None:
-    typer.echo(text, err=True)
+def _say(run: Run, text: str) -> None:
+    """A summary line on stderr (under --json the JSON document says it)."""
+    if not run.json:
+        typer.echo(text, err=True)
 
 
-def _report(diags: Diagnostics) -> None:
+def _line(run: Run, text: str) -> None:
+    """A file's line on stdout ("reformatted x"); under --json the result lists the files."""
+    if not run.json:
+        typer.echo(text)
+
+
+def _report(run: Run, diags: Diagnostics) -> None:
     for d in diags:
-        _say(d.format())
+        if run.json:
+            run.diags.items.append(d)
+        else:
+            typer.echo(d.format(), err=True)
 
 
 def _write(path: Path, text: str) -> None:
@@ -32,6 +42,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def fmt(
+    run: Run,
     paths: Annotated[list[str] | None, typer.Argument(
         help="Content files or folders to format (default: the current folder); '-' formats stdin to stdout.",
         show_default=False)] = None,
@@ -43,12 +54,15 @@ def fmt(
     Exit codes: 0 all formatted (or rewritten); 1 with --check when a file is not formatted, or when a file
     cannot be formatted (a syntax error, a missing path: nothing of it is written).
     """
+    from maester.dsl.compile import CONTENT_SUFFIX, find_sources  # the parser loads with the command
+    from maester.dsl.fmt import FormatError, format_text
+
     targets = paths or ["."]
     if STDIN in targets:
         if len(targets) > 1:
-            _say("error: '-' (standard input) cannot be combined with other paths")
-            raise typer.Exit(2)
-        _format_stdin(check)
+            _fail_run(run, [Diagnostic("usage", "'-' (standard input) cannot be combined with other paths", None,
+                                       "error", "maester fmt - < file.mst")], EXIT_USAGE)
+        _format_stdin(run, check)
         return
     diags = Diagnostics()
     files: list[Path] = []
@@ -80,42 +94,53 @@ def fmt(
             continue
         unformatted.append(f)
         if check:
-            typer.echo(f"would reformat {f}")
+            _line(run, f"would reformat {f}")
         else:
             _write(f, formatted)
-            typer.echo(f"reformatted {f}")
-    _report(diags)
+            _line(run, f"reformatted {f}")
+    _report(run, diags)
     n = len(unformatted)
+    run.result = {"files": len(files), "check": check,
+                  ("unformatted" if check else "reformatted"): [str(f) for f in unformatted],
+                  "errors": len(diags.errors)}
     files_word = f"{n} file{'s' if n != 1 else ''}"
     if check:
         if n:
-            _say(f"{files_word} would be reformatted, {len(files) - n} already formatted")
+            _say(run, f"{files_word} would be reformatted, {len(files) - n} already formatted")
         else:
-            _say(f"{len(files)} file{'s' if len(files) != 1 else ''} already formatted")
+            _say(run, f"{len(files)} file{'s' if len(files) != 1 else ''} already formatted")
     else:
-        _say(f"{files_word} reformatted, {len(files) - n} left unchanged")
+        _say(run, f"{files_word} reformatted, {len(files) - n} left unchanged")
     if diags.errors:
         e = len(diags.errors)
-        _say(f"{e} error{'s' if e != 1 else ''}; the files with errors were not changed")
-        raise typer.Exit(1)
-    if check and n:
-        raise typer.Exit(1)
+        _say(run, f"{e} error{'s' if e != 1 else ''}; the files with errors were not changed")
+        run.finish(EXIT_PROBLEM)
+    run.finish(EXIT_PROBLEM if check and n else 0)
 
 
-def _format_stdin(check: bool) -> None:
+def _format_stdin(run: Run, check: bool) -> None:
+    from maester.dsl.fmt import FormatError, format_text
+
     text = sys.stdin.read()
     try:
         formatted = format_text(text, "<stdin>")
     except FormatError as e:
-        _report(e.diagnostics)
-        raise typer.Exit(1) from None
+        _report(run, e.diagnostics)
+        run.finish(EXIT_PROBLEM)
+        return
+    run.result = {"files": 1, "check": check, "formatted": formatted == text}
     if check:
         if formatted != text:
-            typer.echo("would reformat <stdin>")
-            raise typer.Exit(1)
+            _line(run, "would reformat <stdin>")
+            run.finish(EXIT_PROBLEM)
+        run.finish()
         return
-    sys.stdout.write(formatted)
+    if run.json:
+        run.result["text"] = formatted
+    else:
+        sys.stdout.write(formatted)
+    run.finish()
 
 
 def register(app: typer.Typer) -> None:
-    app.command("fmt")(fmt)
+    app.command("fmt")(command("fmt")(fmt))

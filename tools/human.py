@@ -16,6 +16,7 @@ legal answers numbered, each said in words. The player answers with a number, or
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from maester.interpreter.procedures.game import Game
 
 HELP = """answer with the number of an answer, or type:
   help            this text
-  board [FILE]    the position as a picture (SVG; default maester-board.svg), or as text
+  board [FILE]    the position as a picture (SVG; default: a file in a temporary folder), or as text
   undo            take back your last answer
   save [FILE]     save the game (default: the --save file, else maester-save.json)
   quit            stop playing (saving first if a save file was given)"""
@@ -178,6 +179,11 @@ class HumanSeat:
             return
         self.write(f"saved to {target}; resume with: maester play --resume {target}")
 
+    def _picture_dir(self) -> Path:
+        if getattr(self, "_pictures", None) is None:
+            self._pictures = Path(tempfile.mkdtemp(prefix="maester-board-"))
+        return self._pictures
+
     def _board(self, game: Game, house: str, where: str) -> None:
         """The board as text, and as a picture (SVG) where the renderer is installed."""
         for line in text_board(game, house):
@@ -186,7 +192,8 @@ class HumanSeat:
             from maester.tools.render import render_svg
         except ImportError:  # a trimmed install without the picture: the text is the board
             return
-        target = Path(where or "maester-board.svg")
+        # never written into the player's folder uninvited: without FILE, a temporary folder of this seat
+        target = Path(where) if where else self._picture_dir() / "maester-board.svg"
         face_down = game.state.phase == "planning"  # orders are revealed at the end of planning (R13.4)
         try:
             target.write_text(render_svg(game.rules, game.state, viewer=house, face_down=face_down),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -96,12 +97,32 @@ def content_copy_root(path: Path, bundled: Path) -> Path | None:
     return None
 
 
+# A pack is small: a folder tree with more content files than this, or more entries to look at, is not taken as
+# the pack of a loose file in it (a downloads folder, a folder of generated files): the file is compiled alone
+# with the bundled content, and what is scanned for each compile stays bounded.
+MAX_PACK_FILES = 200
+MAX_PACK_ENTRIES = 5000
+
+
+def pack_is_small(folder: Path) -> bool:
+    """Does the folder tree hold at most MAX_PACK_FILES content files among at most MAX_PACK_ENTRIES entries?
+    (The walk stops as soon as either bound is passed.)"""
+    files = entries = 0
+    for _dirpath, dirnames, filenames in os.walk(folder):
+        entries += len(dirnames) + len(filenames)
+        files += sum(1 for f in filenames if f.endswith(CONTENT_SUFFIX))
+        if files > MAX_PACK_FILES or entries > MAX_PACK_ENTRIES:
+            return False
+    return True
+
+
 def content_roots(path: Path) -> list[Path]:
     """What to compile with the document: the bundled content, plus its pack when it is not part of it.
 
     The order matches `maester check --pack PACK`, so files get the labels the command line shows.
     A file of another copy of the content itself (a repository checkout while maester is installed
-    from elsewhere) is compiled with that copy instead of the bundled content.
+    from elsewhere) is compiled with that copy instead of the bundled content. A loose file in a folder tree
+    too big to be a pack (MAX_PACK_FILES, MAX_PACK_ENTRIES) is compiled alone with the bundled content.
     """
     bundled = default_content_dir().resolve()
     if _is_under(path.resolve(), bundled):
@@ -109,7 +130,8 @@ def content_roots(path: Path) -> list[Path]:
     copy = content_copy_root(path, bundled)
     if copy is not None:
         return [copy]
-    return [bundled, pack_root(path)]
+    pack = pack_root(path)
+    return [bundled, pack] if pack_is_small(pack) else [bundled, path.resolve()]
 
 
 # ---- compiling a document with its content ------------------------------------------------------
@@ -138,8 +160,8 @@ class Analysis:
 def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, list[Source]]:
     """The files compiled with `path` (its current `text`; unsaved `buffers` win over disk), not compiled yet."""
     path = path.resolve()
-    overrides = {Path(p).resolve(): t for p, t in (buffers or {}).items()}
-    overrides[path] = text
+    overrides = {Path(p).resolve(): clean_text(t) for p, t in (buffers or {}).items() if p is not None}
+    text = overrides[path] = clean_text(text)
     roots = content_roots(path)
     result = Analysis()
     sources: list[Source] = []
@@ -493,6 +515,35 @@ def _server_class():
     return LanguageServer
 
 
+def _protocol_class():
+    """pygls's protocol, answering every request: a request whose params do not parse gets InvalidParams (pygls
+    only logs it, and the client waits for ever)."""
+    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+    from pygls.protocol import LanguageServerProtocol
+
+    class Protocol(LanguageServerProtocol):
+        def structure_message(self, data):
+            try:
+                return super().structure_message(data)
+            except JsonRpcException as e:
+                if isinstance(data, dict) and "method" in data and isinstance(data.get("id"), int | str):
+                    answer = e if isinstance(e, JsonRpcInvalidParams) else JsonRpcInvalidParams()
+                    self._send_response(data["id"], error=answer.to_response_error())
+                raise
+
+    return Protocol
+
+
+def clean_text(text: str) -> str:
+    """A document's text as the compiler can take it: a lone surrogate (which no file can hold) becomes U+FFFD,
+    one character for one, so every position stays where the editor has it."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+
+
 def _publish(server, uri: str, diagnostics: list[lsp.Diagnostic], version: int | None) -> None:
     if hasattr(server, "text_document_publish_diagnostics"):  # pygls 2
         server.text_document_publish_diagnostics(
@@ -502,16 +553,24 @@ def _publish(server, uri: str, diagnostics: list[lsp.Diagnostic], version: int |
 
 
 def _doc_path(doc) -> Path | None:
+    """The file of a content document, or None (not a file, not content, or a path no file can have: a NUL
+    byte, a lone surrogate). A document without a path is served alone and never breaks the others."""
     uri = getattr(doc, "uri", "") or ""
     path = getattr(doc, "path", None)
     if not uri.startswith("file:") or not path or not str(path).endswith(CONTENT_SUFFIX):
         return None
-    return Path(path)
+    try:
+        str(path).encode("utf-8")
+        if "\0" in str(path):
+            return None
+        return Path(path).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
 
 
 def create_server():
     """A fresh language server with maester's features registered."""
-    server = _server_class()("maester", __version__)
+    server = _server_class()("maester", __version__, protocol_cls=_protocol_class())
     from maester.dsl.parse_cache import SHARED
 
     SHARED.write_disk = False  # unsaved versions of a file are kept in memory only, never in the user's cache

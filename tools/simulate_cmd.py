@@ -1,6 +1,7 @@
-"""`maester simulate`: N games of a setup with given agents on Ray; results as Parquet/CSV + JSON, a summary
-table and a PNG plot. Game i has seed `--seed + i`, so the same command gives the same games whatever the
-number of workers."""
+"""`maester simulate`: N games of a setup with given agents; results as Parquet/CSV + JSON, a summary table and a
+PNG plot. Game i has seed `--seed + i`, so the same command gives the same games whatever the number of workers
+and wherever they play: in this process, in plain processes (a small run: no cluster is started), on a private
+local Ray cluster (a large run), or on the Ray cluster given by `--address` (env/simulate.py chooses)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,37 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.tools.cli_support import Run, command, err
 
-out = Console()
-err = Console(stderr=True, highlight=False)
 COLUMNS = ("index", "setup", "variant", "seed", "winner", "winner_agent", "reason", "rounds", "decisions", "events",
            "combats", "state_hash", "agents", "castles")
+
+
+SIM_EXTRA = "pip install -e '.[sim]'"  # the command that installs what simulations need
 
 
 def _fail(code: str, message: str, hint: str | None = None) -> MaesterError:
     diags = Diagnostics()
     diags.error(code, message, None, hint)
     return MaesterError(diags)
+
+
+def need_sim(command: str, backend: str, fmt: str | None = None) -> None:
+    """The `sim` extra's modules this run needs, checked before any work: one error naming the install command."""
+    import importlib
+
+    wanted = ["tqdm"] + (["ray"] if backend == "ray" else []) + (["pyarrow"] if fmt == "parquet" else [])
+    missing = []
+    for name in wanted:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if missing:
+        raise _fail("missing-extra", f"maester {command} needs {', '.join(missing)}, from the 'sim' extra, which is "
+                    "not installed", f"install it: {SIM_EXTRA}")
 
 
 def check_setup(setup: str, variant: str | None):
@@ -41,16 +58,17 @@ def check_setup(setup: str, variant: str | None):
     return rules
 
 
-def run_with_progress(specs, workers: int, address: str | None, label: str) -> list[dict]:
-    """Run the specs on Ray (`workers` 0: in this process) with a progress bar on stderr."""
-    from tqdm import tqdm
+def run_with_progress(specs, workers: int, address: str | None, label: str, backend: str,
+                      show: bool = True) -> list[dict]:
+    """Run the specs on `backend` (env/simulate.py) with a progress bar on stderr."""
+    import tqdm as tqdm_module
 
-    from maester.env.simulate import run_games, run_local
+    from maester.env.simulate import run
 
-    with tqdm(total=len(specs), desc=label, unit="game", file=err.file, disable=None) as bar:
-        if workers == 0 and not address:
-            return run_local(specs, bar.update)
-        return run_games(specs, workers=workers, address=address, progress=bar.update)
+    tqdm_module.tqdm.monitor_interval = 0  # no monitor thread: plain processes are forked from this one
+    with tqdm_module.tqdm(total=len(specs), desc=label, unit="game", file=err.file,
+                          disable=None if show else True) as bar:
+        return run(specs, backend, workers, address, bar.update)
 
 
 def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
@@ -77,7 +95,9 @@ def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
     return written
 
 
-def summary_tables(records: list[dict]) -> list[Table]:
+def summary_tables(records: list[dict]) -> list:
+    from rich.table import Table
+
     from maester.env.stats import lengths, win_rates
 
     tables = []
@@ -128,7 +148,9 @@ def plot(records: list[dict], path: Path) -> Path:
 
 def register(app: typer.Typer) -> None:
     @app.command()
+    @command("simulate")
     def simulate(
+        run: Run,
         games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
@@ -136,30 +158,37 @@ def register(app: typer.Typer) -> None:
                                             "'stark=search,lannister=random'.")] = "heuristic",
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game (game i: seed + i).")] = 1,
         rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="End games after this round.")] = None,
-        workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="CPUs of the local Ray cluster "
-                                             "(0: no Ray, in this process).")] = 2,
+        workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="Processes (or CPUs of the private "
+                                             "Ray cluster of a large run); 0 or 1: in this process.")] = 2,
+        backend: Annotated[str, typer.Option("--backend", help="auto (in this process for one worker, plain "
+                                             "processes below 200 games, else a private Ray cluster), in-process, "
+                                             "processes or ray.")] = "auto",
         address: Annotated[str | None, typer.Option("--address", help="Join this Ray cluster instead "
-                                                    "(e.g. 'auto' or 'ray://host:10001').")] = None,
+                                                    "(e.g. '127.0.0.1:6379' or 'ray://host:10001').")] = None,
         out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for the results.")] = Path("simulation"),
         fmt: Annotated[str, typer.Option("--format", help="parquet or csv.")] = "parquet",
     ) -> None:
-        """Play N games on Ray; write per-game results, a summary and a plot."""
-        from maester.env.simulate import GameSpec, parse_agents
-        from maester.tools.cli_support import friendly, need_folder
+        """Play N games (in processes, or on Ray for large runs); write per-game results, a summary and a plot."""
+        from maester.env.simulate import GameSpec, choose_backend, parse_agents
+        from maester.env.stats import lengths, win_rates
+        from maester.tools.cli_support import need_folder
 
-        @friendly
-        def run() -> None:
-            if fmt not in ("parquet", "csv"):
-                raise _fail("bad-format", f"unknown format '{fmt}'", "use parquet or csv")
-            need_folder(out_dir, "the results")  # before the games, not after them
-            rules = check_setup(setup, variant)
-            default, per = parse_agents(agents, rules.setup(setup)["houses"])
-            specs = [GameSpec(i, setup, seed + i, per, default, variant, rounds) for i in range(games)]
-            records = run_with_progress(specs, workers, address, "simulate")
-            for t in summary_tables(records):
-                out.print(t)
-            written = write_results(records, out_dir, fmt)
-            written.append(plot(records, out_dir / "summary.png"))
-            err.print("wrote " + ", ".join(str(p) for p in written))
-
-        run()
+        if fmt not in ("parquet", "csv"):
+            raise _fail("bad-format", f"unknown format '{fmt}'", "use parquet or csv")
+        backend = choose_backend(games, workers, address, backend)
+        need_sim("simulate", backend, fmt)
+        need_folder(out_dir, "the results")  # before the games, not after them
+        rules = check_setup(setup, variant)
+        default, per = parse_agents(agents, rules.setup(setup)["houses"])
+        specs = [GameSpec(i, setup, seed + i, per, default, variant, rounds) for i in range(games)]
+        records = run_with_progress(specs, workers, address, "simulate", backend, show=not run.json)
+        for t in summary_tables(records):
+            run.say(t)
+        written = write_results(records, out_dir, fmt)
+        written.append(plot(records, out_dir / "summary.png"))
+        run.result = {"games": games, "setup": setup, "variant": variant, "backend": backend, "workers": workers,
+                      "written": [str(p) for p in written], "win_rates": {by: win_rates(records, by)
+                                                                         for by in ("house", "agent")},
+                      "lengths": lengths(records)}
+        run.note("wrote " + ", ".join(str(p) for p in written))
+        run.finish()

@@ -12,10 +12,16 @@ The compiler guarantees all of this for content it compiled; this module is for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+import pickle
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
 
+from maester.dsl.cache import bundle_cache_enabled, cache_dir, code_fingerprint, write_atomically
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.kinds import KINDS
+from maester.dsl.reads import Tracker, changes, own, whole
 from maester.dsl.registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS
 from maester.dsl.registry import types_compatible as _compatible
 from maester.dsl.validate import json_pointer
@@ -33,8 +39,14 @@ class _Report:
     def __init__(self, diags: Diagnostics, label: str, bundle: dict, variant: str | None = None):
         self.diags, self.label, self.bundle, self.count = diags, label, bundle, 0
         self.variant = variant  # checking the bundle as this variant plays it: its records are patches
+        self.seen: set[tuple[str, str]] = set()
 
     def __call__(self, path: Iterable, message: str, hint: str | None = None) -> None:
+        path = list(path)
+        key = (json_pointer(path), message)
+        if key in self.seen:  # a record checked twice (two kinds share its section) is reported once
+            return
+        self.seen.add(key)
         self.count += 1
         if self.count > MAX_PROBLEMS:
             return
@@ -54,21 +66,70 @@ def _source(bundle: dict, path: list) -> Span | None:
     return _source_of(bundle, path)
 
 
-def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle", variants: bool = False) -> None:
+def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle", variants: bool = False) -> int:
     """Report every dangling reference and ill-typed effect of a schema-valid bundle; with `variants`, also
-    as each of its variants plays it (a variant's patched records in place), when the bundle itself is clean."""
+    as each of its variants plays it (a variant's patched records in place), when the bundle itself is clean.
+
+    A variant is checked for what it changes, not as a whole bundle again: the bundle's check records which
+    records each of its checks read, and a variant re-runs only the checks that read a record it changes
+    (so a pack of many variants checks in time linear in what they change). Returns how many checks ran."""
+    passed = _passed_marker(bundle, variants)
+    if passed is not None and (passed.exists() or (not variants and _passed_marker(bundle, True).exists())):
+        return 0  # this very bundle passed these checks before (with the same code)
+    errors = len(diags.errors)
+    ran = _check(bundle, diags, label, variants)
+    if passed is not None and len(diags.errors) == errors:
+        write_atomically(passed, b"")
+    return ran
+
+
+def _passed_marker(bundle: dict, variants: bool) -> Path | None:
+    """Where a clean check of this bundle is remembered: keyed by the bundle's content and the checks' code, so
+    engine commands do not check the same compiled bundle again (`MAESTER_NO_CACHE=1`: never remembered)."""
+    if not bundle_cache_enabled():
+        return None
+    try:
+        digest = hashlib.sha256(pickle.dumps(bundle, protocol=5)).hexdigest()[:32]
+    except Exception:  # noqa: BLE001 - a bundle that cannot be pickled is simply not remembered
+        return None
+    return cache_dir() / "checked" / f"{digest}-{_checks_fingerprint()}-{'variants' if variants else 'bundle'}"
+
+
+@cache
+def _checks_fingerprint() -> str:
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for name in ("reads.py", "registry.py", "kinds.py", "validate.py"):  # what the checks read of the language
+        digest.update(code_fingerprint(name).encode())
+    return digest.hexdigest()[:16]
+
+
+def _check(bundle: dict, diags: Diagnostics, label: str, variants: bool) -> int:
     report = _Report(diags, label, bundle)
-    _Checker(bundle, report).run()
+    checker = _Checker(bundle, report)
+    checker.run()
     if report.count > MAX_PROBLEMS:
         diags.error("bundle-reference", f"{label}: {report.count - MAX_PROBLEMS} more problems not shown",
                     Span(label, 0, 0))
+    ran = len(checker.tracker.reads)
     if not variants or report.count or bundle.get("applied_variant") is not None:
-        return
+        return ran
     for vid in sorted(bundle.get("variants") or {}):
         played = _Report(diags, f"{label} (as variant '{vid}' plays it)", bundle, vid)
-        _Checker(_as_variant(bundle, vid), played).run()
+        changed = changes(bundle, bundle["variants"][vid].get("patches"))
+        if not changed:
+            continue
+        view = _as_variant(bundle, vid)
+        again = None
+        if "boards" in {c[0] for c in changed}:  # areas are read everywhere: check it all
+            again = _Checker(view, played)
+        elif only := checker.dirty(changed):  # nothing it changes is read by a check: nothing to check again
+            again = _Checker(view, played, only=only)
+        if again is not None:
+            again.run()
+            ran += len(again.tracker.reads)
         if played.count:
-            return  # one variant's problems at a time: the others usually repeat them
+            break  # one variant's problems at a time: the others usually repeat them
+    return ran
 
 
 def _as_variant(bundle: dict, vid: str) -> dict:
@@ -81,15 +142,55 @@ def _as_variant(bundle: dict, vid: str) -> dict:
     return out
 
 
+@cache
+def _vocabulary_fields() -> list[tuple]:
+    """Each top-level kind with its fields of a declared vocabulary and their words (computed once)."""
+    out = []
+    for kind in KINDS.values():
+        if not kind.top_level or not kind.collection:
+            continue
+        fields = [(k.name.replace("-", "_"), k.values[0]) for k in kind.keys.values()
+                  if len(k.values) == 1 and k.values[0].split(":")[0] in ("enum", "list")]
+        fields = [(f, set(t.rsplit(":", 1)[1].split("|"))) for f, t in fields
+                  if t.startswith(("enum:", "list:enum:")) and t != "enum:yes|no"]  # yes/no: booleans
+        out.append((kind, fields))
+    return out
+
+
 class _Checker:
-    def __init__(self, bundle: dict, report: _Report):
+    def __init__(self, bundle: dict, report: _Report, only: dict[tuple[str, str], set[str]] | None = None):
         self.b, self.report = bundle, report
         self.all_areas: set[str] = set()
         for board in bundle["boards"].values():
             self.all_areas.update(board["areas"])
+        self.only = only  # the checks to run (a variant's), else every one, noting what each reads
+        self.tracker = Tracker()  # a check is (method, section, id): what it read (dsl/reads.py)
 
-    def ids(self, section: str) -> dict:
-        return self.b.get(section) or {}
+    def ids(self, section: str) -> Mapping:
+        return self.tracker.section(section, self.b.get(section) or {})
+
+    def each(self, check: str, section: str):
+        """The records of a section one check goes through, one at a time (those of `only`, when given), with
+        what the check reads for each noted."""
+        records = self.b.get(section) or {}
+        ids = records if self.only is None else sorted(self.only.get((check, section), set()) & records.keys())
+        for rid in ids:
+            self.tracker.unit((check, section, rid), own(section, rid))
+            yield rid, records[rid]
+        self.tracker.done()
+
+    def dirty(self, changed: set[tuple]) -> dict[tuple[str, str], set[str]]:
+        """The checks a change of these records can change, as (check, section) -> record ids: those that read
+        one of them, or went through one of their sections, and the checks of records the change adds."""
+        units = self.tracker.dirty(changed)
+        if not hasattr(self, "_checks"):
+            self._checks = {(check, section) for check, section, _ in self.tracker.reads}
+        units |= {(check, c[0], c[1]) for check, section in self._checks for c in changed
+                  if len(c) == 2 and c[0] == section}
+        out: dict[tuple[str, str], set[str]] = {}
+        for check, section, rid in units:
+            out.setdefault((check, section), set()).add(rid)
+        return out
 
     def ref(self, path: list, value, section: str, what: str, within: Iterable[str] | None = None,
             on: str = "") -> bool:
@@ -113,14 +214,10 @@ class _Checker:
     def vocabularies(self) -> None:
         """A record's field of a declared vocabulary (`enum:a|b`, `list:enum:a|b`) holds its words only: the
         engine looks each word up (a tiebreaker it does not know stopped the end of a game)."""
-        for kind in KINDS.values():
-            if not kind.top_level or not kind.collection:
+        for kind, fields in _vocabulary_fields():
+            if self.only is not None and ("vocabularies", kind.collection) not in self.only:
                 continue
-            fields = [(k.name.replace("-", "_"), k.values[0]) for k in kind.keys.values()
-                      if len(k.values) == 1 and k.values[0].split(":")[0] in ("enum", "list")]
-            fields = [(f, set(t.rsplit(":", 1)[1].split("|"))) for f, t in fields
-                      if t.startswith(("enum:", "list:enum:")) and t != "enum:yes|no"]  # yes/no: booleans
-            for rid, record in self.ids(kind.collection).items():
+            for rid, record in self.each("vocabularies", kind.collection):
                 if not isinstance(record, dict):
                     continue
                 for fld, words in fields:
@@ -133,7 +230,7 @@ class _Checker:
 
     # ---- boards
     def boards(self) -> None:
-        for bid, board in self.ids("boards").items():
+        for bid, board in self.each("boards", "boards"):
             areas = board["areas"]
             base = ["boards", bid]
             if board["extends"] is not None:
@@ -164,21 +261,21 @@ class _Checker:
 
     # ---- houses, tables
     def houses(self) -> None:
-        for hid, house in self.ids("houses").items():
+        for hid, house in self.each("houses", "houses"):
             base = ["houses", hid]
             self.ref(base + ["home"], house["home"], "", "area", self.all_areas)
             for kind in house["unit_limits"]:
                 self.ref(base + ["unit_limits", kind], kind, "unit_kinds", "unit kind")
 
     def tables(self) -> None:
-        for tid, table in self.ids("tables").items():
+        for tid, table in self.each("tables", "tables"):
             for key, row in table["rows"].items():
                 if not row:
                     self.report(["tables", tid, "rows", key], "a table row needs at least one value")
 
     # ---- games
     def games(self) -> None:
-        for gid, game in self.ids("games").items():
+        for gid, game in self.each("games", "games"):
             base = ["games", gid]
             supply = game["supply_limits"]
             if self.ref(base + ["supply_limits"], supply, "tables", "table"):
@@ -268,7 +365,7 @@ class _Checker:
 
     # ---- setups
     def setups(self) -> None:
-        for sid, setup in self.ids("setups").items():
+        for sid, setup in self.each("setups", "setups"):
             base = ["setups", sid]
             game_ok = self.ref(base + ["game"], setup["game"], "games", "game")
             board_ok = self.ref(base + ["board"], setup["board"], "boards", "board")
@@ -447,6 +544,7 @@ class _Checker:
 
     def _named_houses(self, where: list, record: dict) -> list[tuple[list, str]]:
         """(path, house id) of every house a record's effects name by its id."""
+        record = whole(record)  # read whole (noted even when the answer is cached)
         cache = self.__dict__.setdefault("_houses_cache", {})
         key = tuple(where)
         if key not in cache:
@@ -464,6 +562,7 @@ class _Checker:
         return cache[key]
 
     def _named_areas(self, section: str, ident: str, record: dict) -> set[str]:
+        record = whole(record)
         cache = self.__dict__.setdefault("_areas_cache", {})
         key = (section, ident)
         if key not in cache:
@@ -514,18 +613,18 @@ class _Checker:
 
     # ---- cards and their sets
     def cards(self) -> None:
-        for cid, card in self.ids("house_cards").items():
+        for cid, card in self.each("cards", "house_cards"):
             base = ["house_cards", cid]
             self.ref(base + ["set"], card["set"], "card_sets", "card set")
             if card.get("house") is not None:
                 self.ref(base + ["house"], card["house"], "houses", "house")
-        for sid, cset in self.ids("card_sets").items():  # a hand is dealt from these lists
+        for sid, cset in self.each("cards", "card_sets"):  # a hand is dealt from these lists
             for i, cid in enumerate(cset["cards"]):
                 self.ref(["card_sets", sid, "cards", i], cid, "house_cards", "house card")
-        for wid, card in self.ids("westeros_cards").items():
+        for wid, card in self.each("cards", "westeros_cards"):
             for i, area in enumerate(card.get("banner") or []):
                 self.ref(["westeros_cards", wid, "banner", i], area, "", "area", self.all_areas)
-        for vid, variant in self.ids("variants").items():
+        for vid, variant in self.each("cards", "variants"):
             self.ref(["variants", vid, "game"], variant["game"], "games", "game")
             for i, cset in enumerate(variant.get("house_card_sets") or []):
                 self.ref(["variants", vid, "house_card_sets", i], cset, "card_sets", "card set")
@@ -543,7 +642,7 @@ class _Checker:
                 continue
             blocks = [(k.name.replace("-", "_"), k.block.split(":", 1)[1]) for k in kind.keys.values()
                       if k.block and k.block.startswith("effect:")]
-            for rid, record in self.ids(kind.collection).items():
+            for rid, record in self.each("effects", kind.collection):
                 if not isinstance(record, dict):
                     continue
                 for fld, context in blocks:
