@@ -1117,6 +1117,7 @@ def lsp() -> None:
 from maester.tools import (  # noqa: E402  (commands in their own modules register themselves)
     fmt_cmd,
     render_cmd,
+    serve_cmd,
     simulate_cmd,
     tournament_cmd,
     view_cmd,
@@ -1127,6 +1128,7 @@ render_cmd.register(app)
 view_cmd.register(app)
 simulate_cmd.register(app)
 tournament_cmd.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:
