@@ -575,16 +575,54 @@ NOTABLE = {"round", "combat-result", "victory", "wildlings-win", "wildlings-lose
 
 def _progress(run: Run, game, shown_events: int) -> int:
     """Print the round headlines and notable events as they happen."""
-    for e in game.events[shown_events:]:
-        if e["type"] in NOTABLE:
+    for i, e in enumerate(game.events[shown_events:], shown_events):
+        if e["type"] == "combat-result":
+            run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(combat_line(game, i))}")
+        elif e["type"] in NOTABLE:
             style = "bold" if e["type"] in ("round", "victory") else ""
             run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(e['text'])}", style=style)
     return len(game.events)
 
 
+def standing(game) -> list[str]:
+    """The houses from first to last: the winner, then by the rules set's end-of-game order (R26.3: castles,
+    then its tiebreakers); houses that cannot win (vassals) last."""
+    from maester.interpreter.procedures.game import TIEBREAKERS
+
+    order = [TIEBREAKERS[t][1] for t in game.game_rec.get("tiebreakers") or []]
+
+    def key(h: str) -> tuple:
+        return (h != game.state.winner, not game.may_win(h), -game.victory_points(h),
+                *(measure(game, h) for measure in order))
+
+    return sorted(game.turn_order, key=key)
+
+
+def combat_line(game, result_index: int) -> str:
+    """A combat in one line, from its events: where, who attacked whom, the cards and the result."""
+    events = game.events
+    start = next((i for i in range(result_index, -1, -1) if events[i]["type"] == "combat"), None)
+    if start is None:
+        return events[result_index]["text"]
+    c = events[start]
+    area = game.board.area(c["area"]).name if c.get("area") in game.board.graph else c.get("area")
+    reveal = next((e for e in events[start:result_index] if e["type"] == "reveal"), None)
+    cards = ""
+    if reveal and isinstance(reveal.get("cards"), dict):
+        named = {h: game.rules.bundle["house_cards"].get(cid, {}).get("name", cid)
+                 for h, cid in reveal["cards"].items()}
+        cards = f" — {named.get(c['attacker'], '?')} against {named.get(c['defender'], '?')}"
+    r = events[result_index]
+    final = r.get("final") or {}
+    score = f", {final.get(c['attacker'], '?')} to {final.get(c['defender'], '?')}" if final else ""
+    return (f"combat in {area}: {c['attacker']} attacks {c['defender']}{cards}{score}: "
+            f"{r.get('winner') or 'no winner'} wins")
+
+
 def summary_view(game) -> Table:
     s = game.summary()
     table = Table(title=f"{s['winner']} wins — {s['reason']} (round {s['rounds']}, seed {game.state.seed})")
+    table.add_column("#", justify="right")
     table.add_column("House", style="bold")
     table.add_column("Victory points", justify="right")
     table.add_column("Land areas", justify="right")
@@ -594,9 +632,10 @@ def summary_view(game) -> Table:
     from maester.interpreter.core import control
     from maester.interpreter.mod.state import DragonsState
 
-    for h in game.turn_order:
+    for rank, h in enumerate(standing(game), 1):
         name = f"{h} (vassal)" if (h in DragonsState.of(game.state).vassals) else h
-        table.add_row(name, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
+        lands = len(control.controlled_areas(game.state, game.board, h))
+        table.add_row(str(rank), name, str(s["castles"][h]), str(lands),
                       str(game.state.houses[h].supply), str(game.state.houses[h].power),
                       str(game.state.position(h, game.turn_track)))
     counts: dict[str, int] = {}
