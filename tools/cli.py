@@ -369,14 +369,17 @@ def map_cmd(
 
 # ---- play / replay --------------------------------------------------------------------------------------
 
-AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, human, or per house: "
-                                        "'stark=human,lannister=random' (others random).")]
+AgentsOpt = Annotated[str | None, typer.Option("--agents", "-a", help="random, heuristic (the default), human, "
+                                               "or per house: 'stark=human,lannister=random' (the others "
+                                               "heuristic); --resume keeps the saved seats.",
+                                               show_default=False)]
 AGENT_KINDS = ("random", "heuristic", "human")
 
 
 def _agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """The default agent kind and the per-house kinds of an --agents value (checked now)."""
-    default, per = "random", {}
+    """The default agent kind and the per-house kinds of an --agents value (checked now); a value naming only
+    some houses leaves the others to the default agent (heuristic), never silently to a weaker one."""
+    default, per = "heuristic", {}
     diags = Diagnostics()
     for part in filter(None, (p.strip() for p in spec.split(","))):
         if "=" in part:
@@ -471,7 +474,7 @@ def play(
     pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
-    agents: AgentsOpt = "heuristic",
+    agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
                                              "the progress then goes to stderr).")] = None,
     tides: Annotated[bool, typer.Option("--tides-of-battle", help="Use the Tides of Battle option.")] = False,
@@ -495,11 +498,22 @@ def play(
     log_target = need_output(log, "the game log")
     if log is not None and log_target is None:
         run.human = err  # stdout carries the log
-    spec = _agent_spec(agents)
+    spec = _agent_spec(agents or "heuristic")
     if save is not None:
         need_output(save, "the saved position", stdout_ok=False)
     doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
         if resume else None
+    table = None
+    if isinstance(doc, dict) and doc.get("format") == "maester-table":  # a seat's save (tools/human.py)
+        from maester.tools.human import TABLE_VERSION
+
+        if doc.get("version") != TABLE_VERSION or not isinstance(doc.get("position"), dict):
+            raise fail("bad-save", f"{resume}: a saved table of version {doc.get('version')}; this maester reads "
+                       f"version {TABLE_VERSION}", None, "resume it with the maester version that saved it")
+        table, doc = doc, doc["position"]
+        if agents is None and isinstance(table.get("seats"), dict):  # the same people and agents as before
+            spec = ("heuristic", {h: k for h, k in table["seats"].items() if isinstance(k, str)})
+            spec = _agent_spec(",".join(f"{h}={k}" for h, k in spec[1].items()) or "heuristic")
     if isinstance(doc, dict) and variant is None:
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
     rules = _rules(run, variant, pack)
@@ -518,6 +532,11 @@ def play(
         game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
     seat = HumanSeat(write=lambda line: run.say(line, markup=False, highlight=False), save_to=save)
     crew, kinds = _agents(spec, list(game.state.houses), seed, seat)
+    if table is not None:
+        from maester.tools.human import restore_agents
+
+        restore_agents(crew, table)  # the agents go on with the very draws they would have made
+    seat.crew, seat.kinds = crew, kinds
     setup_rec = rules.setup(setup_id)
     vassals = [h for h in game.turn_order if (h in DragonsState.of(game.state).vassals)]
     run.result = {"setup": setup_id, "rules_set": setup_rec["game"], "variant": variant,
@@ -559,7 +578,8 @@ def play(
     run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
     if log:
-        data = game_log(game, agents)
+        data = game_log(game, agents or ("heuristic" if table is None else
+                                         ",".join(f"{h}={k}" for h, k in kinds.items())))
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
         _write(log_target, json.dumps(data, indent=1) + "\n")
         run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
