@@ -36,7 +36,7 @@ main { flex: 1 1 auto; display: flex; min-height: 0; }
 #board { flex: 1 1 auto; min-width: 0; position: relative; overflow: hidden; background: #d8d2c0; cursor: grab; }
 #map { position: absolute; inset: 0; }
 #board svg { width: 100%; height: 100%; display: block; }
-#zoom { position: absolute; top: 6px; left: 6px; display: flex; gap: 4px; }
+#zoom { position: absolute; bottom: 6px; left: 6px; display: flex; gap: 4px; }
 #zoom button { font-size: 15px; width: 30px; }
 #side { flex: 0 0 clamp(300px, 30vw, 440px); overflow-y: auto; padding: 6px; display: flex; flex-direction: column;
         gap: 6px; }

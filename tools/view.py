@@ -101,7 +101,7 @@ main { flex: 1 1 auto; min-height: 0; display: flex; gap: 8px; padding: 8px; }
 #board { flex: 1 1 auto; min-width: 0; position: relative; overflow: hidden; border: 1px solid #bbb;
          background: #fff; cursor: grab; }
 #board svg { position: absolute; inset: 0; width: 100%; height: 100%; }
-#zoom { position: absolute; top: 6px; left: 6px; display: flex; gap: 4px; z-index: 1; }
+#zoom { position: absolute; bottom: 6px; left: 6px; display: flex; gap: 4px; z-index: 1; }
 #zoom button { font-size: 15px; width: 30px; }
 #side { flex: 0 0 clamp(280px, 28vw, 430px); display: flex; flex-direction: column; gap: 8px; min-height: 0; }
 #current { background: #fff; border: 1px solid #bbb; padding: 8px; font-size: 13px; min-height: 64px; }
