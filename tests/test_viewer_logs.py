@@ -59,3 +59,19 @@ def test_a_moved_pack_is_asked_for_and_found_with_pack(pack_log, tmp_path):
         assert r.exit_code == 0, r.output
     finally:
         hidden.rename(pack_log.parent / "aeron-pack")
+
+
+def test_the_side_panel_names_each_house_s_discarded_cards(pack_log, tmp_path):
+    timeline = load(pack_log)
+    last = timeline.state(len(timeline) - 1)
+    out = tmp_path / "end.svg"
+    r = runner.invoke(app, ["render", str(pack_log), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    svg = out.read_text(encoding="utf-8")
+    assert any(hs.discards for hs in last.houses.values())
+    for house, hs in last.houses.items():
+        if hs.discards:
+            row = re.search(rf'<text class="discards"[^>]*data-house="{house}"[^>]*>([^<]*)</text>', svg)
+            assert row, house
+            names = [timeline.rules.bundle["house_cards"][c]["name"] for c in hs.discards]
+            assert row.group(1) == f"{house}: " + ", ".join(names).replace("'", "&#x27;")
