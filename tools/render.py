@@ -86,7 +86,10 @@ def dynamic_pieces(frame: Frame, rules: Rules, state: GameState, viewer: str | N
         elif owner:
             out.append(f'<circle class="control" cx="{x}" cy="{y}" r="{r + 2}" fill="none" '
                        f'stroke="{house_colour(owner, houses)}" stroke-width="5"/>')
-        if area.id in state.blocked:
+        if area.id in state.blocked and frame.shapes is not None:  # out of the game: greyed and hatched
+            out.append(f'<use href="#shape-{area.id}" class="blocked" fill="url(#blocked-hatch)" '
+                       f'stroke="{REGION_EDGE}" stroke-width="1.2"><title>out of this game</title></use>')
+        elif area.id in state.blocked:
             out.append(f'<path class="blocked" d="M{x - r} {y - r}L{x + r} {y + r}M{x + r} {y - r}L{x - r} {y + r}" '
                        'stroke="#000" stroke-width="4"/>')
         out.extend(_pieces(area, x, y, r, game, viewer, face_down, houses))

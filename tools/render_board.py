@@ -41,7 +41,10 @@ def static_layers(frame: Frame, title: str, label_scale: float = 1.0) -> tuple[s
     if shapes is not None:
         # each region once, as a shape the dynamic layer reuses to colour it by its controller
         out.append("<defs>" + "".join(f'<path id="shape-{a}" d="{svg_path(g)}" fill-rule="evenodd"/>'
-                                       for a, g in sorted(shapes.regions.items())) + "</defs>")
+                                       for a, g in sorted(shapes.regions.items()))
+                   + '<pattern id="blocked-hatch" width="10" height="10" patternUnits="userSpaceOnUse" '
+                     'patternTransform="rotate(45)"><rect width="10" height="10" fill="#b8b2a4"/>'
+                     '<line x1="0" y1="0" x2="0" y2="10" stroke="#8a8478" stroke-width="4"/></pattern></defs>')
         out.append('<g id="coasts">' + "".join(
             f'<path class="outline" data-side="{side}" d="{svg_path(g)}" fill="{CHANNEL_COLOUR}" '
             f'stroke="{CHANNEL_COLOUR}" stroke-width="3" stroke-linejoin="round"/>'
