@@ -188,3 +188,23 @@ def test_a_game_resumes_from_its_answers(tmp_path):
     again = Hub(Store(db)).load(gid)
     assert again.game.to_state() == position
     assert hub.answer(table, "stark", table.game.decision.number + 1, 0) == "that question was already answered"
+
+
+def test_a_game_is_started_from_the_server_s_page(tmp_path):
+    """The list page has a form: any setup (and variant); a wrong house is refused with the houses it has."""
+    from urllib.request import urlopen
+
+    server = Server(tmp_path / "games.sqlite", _free_port())
+    server.start()
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        page = urlopen(f"{base}/").read().decode()
+        assert '<option value="base-3p">' in page and '<option value="mod-8p">' in page and "no game yet" in page
+        page = urlopen(f"{base}/new?setup=base-3p&human=stark&seed=4&agents=random").read().decode()
+        assert re.search(r'base-3p, seed 4 — seats: <a href="/play/[\w-]+">stark</a>', page)
+        page = urlopen(f"{base}/new?setup=base-3p&human=targaryen&seed=4").read().decode()
+        assert "cannot start that game: &#x27;targaryen&#x27; is not a house of setup &#x27;base-3p&#x27;" in page
+    finally:
+        server.stop()
+    store = Store(tmp_path / "games.sqlite")
+    assert [store.params(g)["default_agent"] for g in store.games()] == ["random"]

@@ -215,14 +215,40 @@ def make_app(hub: Hub):
 
     from .serve_page import INDEX, PAGE
 
-    async def index(request):
+    async def index(request, error: str = ""):
+        from html import escape
+
+        rules = hub.rules(None, [str(p) for p in hub.packs])
+        setups = "".join(f'<option value="{escape(sid)}">{escape(sid)} ({rec["players"]} players)</option>'
+                         for sid, rec in sorted(rules.bundle["setups"].items()))
+        variants = "".join(f'<option value="{escape(v)}">{escape(rec.get("name") or v)}</option>'
+                           for v, rec in sorted(rules.bundle.get("variants", {}).items()))
         rows = []
         for gid in hub.store.games():
             p = hub.store.params(gid)
             links = ", ".join(f'<a href="/play/{t}">{h}</a>' for h, t in sorted(hub.store.seats(gid).items()))
             rows.append(f"<li>game {gid}: {p['setup']}, seed {p['seed']}"
                         f"{', variant ' + p['variant'] if p['variant'] else ''} — seats: {links}</li>")
-        return HTMLResponse(INDEX.replace("%GAMES%", "\n".join(rows) or "<li>no game yet</li>"))
+        page = INDEX.replace("%SETUPS%", setups).replace("%VARIANTS%", variants).replace("%ERROR%", escape(error))
+        return HTMLResponse(page.replace("%GAMES%", "\n".join(rows) or "<li>no game yet</li>"))
+
+    async def start(request):
+        """A new game from the form: its links are then on the list."""
+        from starlette.responses import RedirectResponse
+
+        from maester.dsl.diagnostics import MaesterError
+
+        q = request.query_params
+        humans = [h.strip() for h in q.get("human", "").split(",") if h.strip()]
+        try:
+            seed = int(q.get("seed") or 1)
+            async with hub.lock:
+                hub.new(q.get("setup", ""), humans, seed=seed, variant=q.get("variant") or None,
+                        default_agent=q.get("agents") if q.get("agents") in AGENTS else "heuristic")
+        except (MaesterError, ValueError) as e:
+            message = e.diagnostics.items[0].message if isinstance(e, MaesterError) else str(e)
+            return await index(request, f"cannot start that game: {message}")
+        return RedirectResponse("/", status_code=303)
 
     async def play(request):
         seat = hub.store.seat(request.path_params["token"])
@@ -270,5 +296,6 @@ def make_app(hub: Hub):
         except WebSocketDisconnect:
             table.watchers.get(seat.house, set()).discard(ws)
 
-    return Starlette(routes=[Route("/", index), Route("/play/{token}", play), Route("/api/{token}", state),
+    return Starlette(routes=[Route("/", index), Route("/new", start), Route("/play/{token}", play),
+                             Route("/api/{token}", state),
                              WebSocketRoute("/ws/{token}", socket)])

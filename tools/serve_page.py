@@ -10,9 +10,20 @@ INDEX = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>maester serve</title><link rel="icon" href="data:,">
 <style>body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 2em; background: #f4f1e8; }</style></head>
 <body><h1>maester — games on this server</h1>
-<p>Each link is one house's seat: give each player theirs. Start a game with
-<code>maester serve --new SETUP --human HOUSE,...</code>.</p>
-<ul id="games">%GAMES%</ul></body></html>
+<p>Each link is one house's seat: give each player theirs.</p>
+<ul id="games">%GAMES%</ul>
+<h2>A new game</h2>
+<form id="new" action="/new" method="get">
+  <label>setup <select name="setup">%SETUPS%</select></label>
+  <label>variant <select name="variant"><option value="">none</option>%VARIANTS%</select></label>
+  <label>seed <input name="seed" type="number" value="1" style="width: 6em"></label><br>
+  <label>people play <input name="human" placeholder="stark,lannister" size="30"></label>
+  <label>agents play the rest <select name="agents"><option>heuristic</option><option>random</option></select>
+  </label>
+  <button type="submit">start</button>
+</form>
+<p id="error">%ERROR%</p>
+</body></html>
 """
 
 PAGE = """<!DOCTYPE html>
