@@ -148,3 +148,23 @@ def test_jumping_by_rounds_and_combats_in_a_game(page, tmp_path, base_game_log):
     current = page.locator("#trace li.current")
     assert current.get_attribute("data-type") == "decision"
     assert current.locator(".text").text_content().endswith("decides place-order")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_the_whole_board_fits_a_laptop_screen_and_zooms(browser, tmp_path, width, height):
+    """Every area, Dorne included, is on screen without scrolling; the wheel zooms in around the pointer."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(make_view(A10, tmp_path / "a10.html").as_uri())
+    for area in ("castle-black", "sunspear", "the-arbor", "dragonstone"):
+        box = page.locator(f'#labels text.label[data-area="{area}"]').bounding_box()
+        assert box and box["x"] >= 0 and box["y"] >= 0, area
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, area
+    assert page.evaluate("document.documentElement.scrollHeight") <= height
+    before = page.locator('#labels text.label[data-area="winterfell"]').bounding_box()
+    page.locator("#zoom-in").click()
+    page.locator("#zoom-in").click()
+    after = page.locator('#labels text.label[data-area="winterfell"]').bounding_box()
+    assert after["width"] > before["width"] * 1.5  # the names grow with the zoom
+    page.locator("#zoom-fit").click()
+    assert page.locator('#labels text.label[data-area="winterfell"]').bounding_box() == before
+    page.close()

@@ -385,14 +385,17 @@ def map_cmd(
 
 # ---- play / replay --------------------------------------------------------------------------------------
 
-AgentsOpt = Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, human, or per house: "
-                                        "'stark=human,lannister=random' (others random).")]
+AgentsOpt = Annotated[str | None, typer.Option("--agents", "-a", help="random, heuristic (the default), human, "
+                                               "or per house: 'stark=human,lannister=random' (the others "
+                                               "heuristic); --resume keeps the saved seats.",
+                                               show_default=False)]
 AGENT_KINDS = ("random", "heuristic", "human")
 
 
 def _agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """The default agent kind and the per-house kinds of an --agents value (checked now)."""
-    default, per = "random", {}
+    """The default agent kind and the per-house kinds of an --agents value (checked now); a value naming only
+    some houses leaves the others to the default agent (heuristic), never silently to a weaker one."""
+    default, per = "heuristic", {}
     diags = Diagnostics()
     for part in filter(None, (p.strip() for p in spec.split(","))):
         if "=" in part:
@@ -487,7 +490,7 @@ def play(
     pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
-    agents: AgentsOpt = "heuristic",
+    agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
                                              "the progress then goes to stderr).")] = None,
     thin_log: Annotated[bool, typer.Option("--thin-log", help="With --log: write the answers only (and the "
@@ -513,11 +516,22 @@ def play(
     log_target = need_output(log, "the game log")
     if log is not None and log_target is None:
         run.human = err  # stdout carries the log
-    spec = _agent_spec(agents)
+    spec = _agent_spec(agents or "heuristic")
     if save is not None:
         need_output(save, "the saved position", stdout_ok=False)
     doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
         if resume else None
+    table = None
+    if isinstance(doc, dict) and doc.get("format") == "maester-table":  # a seat's save (tools/human.py)
+        from maester.tools.human import TABLE_VERSION
+
+        if doc.get("version") != TABLE_VERSION or not isinstance(doc.get("position"), dict):
+            raise fail("bad-save", f"{resume}: a saved table of version {doc.get('version')}; this maester reads "
+                       f"version {TABLE_VERSION}", None, "resume it with the maester version that saved it")
+        table, doc = doc, doc["position"]
+        if agents is None and isinstance(table.get("seats"), dict):  # the same people and agents as before
+            spec = ("heuristic", {h: k for h, k in table["seats"].items() if isinstance(k, str)})
+            spec = _agent_spec(",".join(f"{h}={k}" for h, k in spec[1].items()) or "heuristic")
     if isinstance(doc, dict) and variant is None:
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
     rules = _rules(run, variant, pack)
@@ -536,6 +550,11 @@ def play(
         game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
     seat = HumanSeat(write=lambda line: run.say(line, markup=False, highlight=False), save_to=save)
     crew, kinds = _agents(spec, list(game.state.houses), seed, seat)
+    if table is not None:
+        from maester.tools.human import restore_agents
+
+        restore_agents(crew, table)  # the agents go on with the very draws they would have made
+    seat.crew, seat.kinds = crew, kinds
     setup_rec = rules.setup(setup_id)
     vassals = [h for h in game.turn_order if (h in DragonsState.of(game.state).vassals)]
     run.result = {"setup": setup_id, "rules_set": setup_rec["game"], "variant": variant,
@@ -577,7 +596,8 @@ def play(
     run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
     if log:
-        data = game_log(game, agents, thin=thin_log)
+        data = game_log(game, agents or ("heuristic" if table is None else
+                                         ",".join(f"{h}={k}" for h, k in kinds.items())), thin=thin_log)
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
         _write(log_target, json.dumps(data, indent=1) + "\n")
         run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
@@ -593,11 +613,48 @@ NOTABLE = {"round", "combat-result", "victory", "wildlings-win", "wildlings-lose
 
 def _progress(run: Run, game, shown_events: int) -> int:
     """Print the round headlines and notable events as they happen."""
-    for e in game.events[shown_events:]:
-        if e["type"] in NOTABLE:
+    for i, e in enumerate(game.events[shown_events:], shown_events):
+        if e["type"] == "combat-result":
+            run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(combat_line(game, i))}")
+        elif e["type"] in NOTABLE:
             style = "bold" if e["type"] in ("round", "victory") else ""
             run.say(f"[dim]{escape(e['rule']):>8}[/dim]  {escape(e['text'])}", style=style)
     return len(game.events)
+
+
+def standing(game) -> list[str]:
+    """The houses from first to last: the winner, then by the rules set's end-of-game order (R26.3: castles,
+    then its tiebreakers); houses that cannot win (vassals) last."""
+    from maester.interpreter.procedures.game import TIEBREAKERS
+
+    order = [TIEBREAKERS[t][1] for t in game.game_rec.get("tiebreakers") or []]
+
+    def key(h: str) -> tuple:
+        return (h != game.state.winner, not game.may_win(h), -game.victory_points(h),
+                *(measure(game, h) for measure in order))
+
+    return sorted(game.turn_order, key=key)
+
+
+def combat_line(game, result_index: int) -> str:
+    """A combat in one line, from its events: where, who attacked whom, the cards and the result."""
+    events = game.events
+    start = next((i for i in range(result_index, -1, -1) if events[i]["type"] == "combat"), None)
+    if start is None:
+        return events[result_index]["text"]
+    c = events[start]
+    area = game.board.area(c["area"]).name if c.get("area") in game.board.graph else c.get("area")
+    reveal = next((e for e in events[start:result_index] if e["type"] == "reveal"), None)
+    cards = ""
+    if reveal and isinstance(reveal.get("cards"), dict):
+        named = {h: game.rules.bundle["house_cards"].get(cid, {}).get("name", cid)
+                 for h, cid in reveal["cards"].items()}
+        cards = f" — {named.get(c['attacker'], '?')} against {named.get(c['defender'], '?')}"
+    r = events[result_index]
+    final = r.get("final") or {}
+    score = f", {final.get(c['attacker'], '?')} to {final.get(c['defender'], '?')}" if final else ""
+    return (f"combat in {area}: {c['attacker']} attacks {c['defender']}{cards}{score}: "
+            f"{r.get('winner') or 'no winner'} wins")
 
 
 def summary_view(game) -> Table:
@@ -606,6 +663,7 @@ def summary_view(game) -> Table:
 
     reason = END_REASONS.get(s["reason"], s["reason"])
     table = Table(title=f"{s['winner']} wins — {reason} (round {s['rounds']}, seed {game.state.seed})")
+    table.add_column("#", justify="right")
     table.add_column("House", style="bold")
     table.add_column("Victory points", justify="right")
     table.add_column("Land areas", justify="right")
@@ -615,9 +673,10 @@ def summary_view(game) -> Table:
     from maester.interpreter.core import control
     from maester.interpreter.mod.state import DragonsState
 
-    for h in game.turn_order:
+    for rank, h in enumerate(standing(game), 1):
         name = f"{h} (vassal)" if (h in DragonsState.of(game.state).vassals) else h
-        table.add_row(name, str(s["castles"][h]), str(len(control.controlled_areas(game.state, game.board, h))),
+        lands = len(control.controlled_areas(game.state, game.board, h))
+        table.add_row(str(rank), name, str(s["castles"][h]), str(lands),
                       str(game.state.houses[h].supply), str(game.state.houses[h].power),
                       str(game.state.position(h, game.turn_track)))
     counts: dict[str, int] = {}
@@ -1168,6 +1227,7 @@ def lsp() -> None:
 from maester.tools import (  # noqa: E402  (commands in their own modules register themselves)
     fmt_cmd,
     render_cmd,
+    serve_cmd,
     simulate_cmd,
     tournament_cmd,
     view_cmd,
@@ -1178,6 +1238,7 @@ render_cmd.register(app)
 view_cmd.register(app)
 simulate_cmd.register(app)
 tournament_cmd.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

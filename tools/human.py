@@ -25,8 +25,22 @@ from maester.interpreter.core.decisions import Decision
 from maester.interpreter.mod.state import DragonsState
 from maester.interpreter.procedures.game import Game
 
+from .seat_info import (  # noqa: F401  (describe_answer is part of this module's interface)
+    cards_at_stake,
+    combat_lines,
+    combat_panel,
+    describe_answer,
+    digest,
+    name_of,
+    question,
+)
+
+# a saved table: the position, who plays each house and the agents' random state (`--resume` goes on exactly)
+TABLE_FORMAT, TABLE_VERSION = "maester-table", 1
+
 HELP = """answer with the number of an answer, or type:
   help            this text
+  status          the whole position (each decision shows only what changed since your last one)
   board [FILE]    the position as a picture (SVG; default: a file in a temporary folder), or as text
   undo            take back your last answer
   save [FILE]     save the game (default: the --save file, else maester-save.json)
@@ -42,43 +56,7 @@ class QuitRequest(Exception):  # noqa: N818
 
 
 def _name_of(game: Game, part: str) -> str:
-    """The English name of an id of the bundle, or the id itself."""
-    rules = game.rules
-    if part in rules.unit_kinds:
-        return str(rules.unit_kinds[part].get("name") or part)
-    for section in ("orders", "house_cards", "houses", "loans"):
-        rec = rules.bundle.get(section, {}).get(part)
-        if rec:
-            return str(rec.get("name") or part)
-    if part in game.board.graph:
-        return game.board.area(part).name
-    return part
-
-
-def describe_answer(game: Game, d: Decision, answer) -> str:
-    """One legal answer said in words (e.g. `footman:kingswood` -> move a Footman to Kingswood)."""
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        return {"influence-bid": f"bid {answer} power", "wildling-bid": f"bid {answer} power",
-                "replace-ships": f"replace {answer} ship(s)"}.get(d.kind, str(answer))
-    text = str(answer)
-    parts = text.split(":")
-    n = [_name_of(game, p) for p in parts]
-    if d.kind == "march" and len(parts) == 2:
-        return f"move a {n[0]} to {n[1]}"
-    if d.kind in ("muster", "place-unit") and len(parts) == 2:
-        return f"{'muster' if d.kind == 'muster' else 'place'} a {n[0]} in {n[1]}"
-    if d.kind == "muster" and parts[0] == "upgrade" and len(parts) == 4:
-        return f"upgrade a {n[1]} to a {n[2]} in {n[3]}"
-    if d.kind in ("reconcile", "destroy-unit", "interest-loss") and len(parts) == 2:
-        return f"destroy a {n[1]} in {n[0]}"
-    if d.kind == "vassal-order" and len(parts) == 2:
-        return f"{n[1]} in {n[0]}"
-    if d.kind == "messenger-raven" and parts[0] == "replace" and len(parts) == 3:
-        return f"replace your order in {n[1]} by {n[2]}"
-    if d.kind == "house-card" and text in game.rules.bundle["house_cards"]:
-        card = game.rules.bundle["house_cards"][text]
-        return f"{card['name']} (strength {card['strength']}, swords {card['swords']}, forts {card['fortifications']})"
-    return " ".join(n)
+    return name_of(game, part)
 
 
 def brief(game: Game, house: str) -> list[str]:
@@ -136,15 +114,41 @@ class HumanSeat:
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print,
                  save_to: Path | None = None):
         self.read, self.write, self.save_to = read, write, save_to
+        self.seen_events: dict[str, int] = {}  # per house: the events at its last decision (the digest)
+        self.last_status: dict[str, list[str]] = {}  # per house: the status lines shown at its last decision
+        self.crew: dict = {}  # house -> agent or seat, and house -> kind: what a save records
+        self.kinds: dict[str, str] = {}
 
     def act(self, game: Game, d: Decision):
         house = d.info.get("for", d.house)
         self.write("")
-        for line in brief(game, d.house):
+        since = self.seen_events.get(d.house, 0)
+        news = digest(game, d.house, since, limit=15)
+        if news and since:
+            self.write("since your last decision:")
+            for line in news:
+                self.write(f"  {line}")
+        status = brief(game, d.house)
+        before = self.last_status.get(d.house)
+        changed = status if before is None else [line for line in status if line not in before]
+        for line in changed:
             self.write(line)
+        if before is not None and len(changed) < len(status):
+            self.write(f"  ({len(status) - len(changed)} status lines unchanged: type status to see them)")
+        self.last_status[d.house] = status
+        self.seen_events[d.house] = len(game.events)
+        panel = combat_panel(game, d.house)
+        if panel:
+            for line in combat_lines(panel):
+                self.write(line)
+        for card in cards_at_stake(game, d):
+            numbers = (f" (strength {card['strength']}, swords {card['swords']}, fortifications "
+                       f"{card['fortifications']})" if "strength" in card else "")
+            self.write(f"  [{card['name']}]{numbers}: {card['text']}")
         kind = DECISION_KINDS.get(d.kind)
-        self.write(f"== {d.prompt}" + (f" (deciding for {house})" if house != d.house else "")
-                   + (f"  [{d.rule}]" if d.rule else ""))
+        asked = question(game, d)
+        asked = asked if asked.startswith(f"{d.house}") else f"{d.house}: {asked}"
+        self.write(f"== {asked}" + (f" (deciding for {house})" if house != d.house else ""))
         if kind:
             self.write(f"   ({kind.meaning})")
         for i, option in enumerate(d.options, 1):
@@ -159,6 +163,9 @@ class HumanSeat:
                 return d.options[int(line) - 1]
             if word == "help":
                 self.write(HELP)
+            elif word == "status":
+                for status_line in brief(game, d.house):
+                    self.write(status_line)
             elif word == "board":
                 self._board(game, d.house, rest.strip())
             elif word == "undo":
@@ -173,7 +180,7 @@ class HumanSeat:
     def save(self, game: Game, path: Path | None) -> None:
         target = path or self.save_to or Path("maester-save.json")
         try:
-            target.write_text(json.dumps(game.to_state()) + "\n", encoding="utf-8")
+            target.write_text(json.dumps(table_document(game, self.kinds, self.crew)) + "\n", encoding="utf-8")
         except OSError as e:
             self.write(f"cannot save to {target}: {e.strerror}")
             return
@@ -202,6 +209,27 @@ class HumanSeat:
             self.write(f"cannot write {target}: {e.strerror}")
             return
         self.write(f"the board as a picture: {target}")
+
+
+def _holder(agent):
+    """Where an agent keeps its random state (the agents of interpreter/frontends/agents.py), if it has one."""
+    inner = getattr(agent, "_random", agent)
+    return getattr(inner, "_holder", None)
+
+
+def table_document(game: Game, kinds: dict[str, str], crew: dict) -> dict:
+    """A saved table: the position, who plays each house, and each agent's random state."""
+    rng = {h: holder.rng for h, agent in crew.items() if (holder := _holder(agent)) is not None}
+    return {"format": TABLE_FORMAT, "version": TABLE_VERSION, "position": game.to_state(), "seats": dict(kinds),
+            "agent_rng": rng}
+
+
+def restore_agents(crew: dict, doc: dict) -> None:
+    """Give each agent back the random state it had when the table was saved."""
+    for h, state in (doc.get("agent_rng") or {}).items():
+        holder = _holder(crew.get(h))
+        if holder is not None and isinstance(state, int):
+            holder.rng = state
 
 
 def drive(game: Game, agents: dict, on_answer: Callable[[Game], None] | None = None) -> bool:

@@ -80,6 +80,11 @@ class Timeline:
         return {"area": area, "origin": self.lines[march]["area"], "attacker": self.lines[start]["attacker"],
                 "defender": self.lines[start]["defender"], "units": gone}
 
+    @property
+    def houses(self) -> list[str]:
+        """The houses of the game: a log's first step comes before the setup (no house yet), so the last."""
+        return list(self.state(len(self.states) - 1).houses)
+
     def check_step(self, step: int) -> int:
         """The step asked for on the command line (negative: counted from the end), or a clear error."""
         last = len(self.states) - 1
@@ -142,12 +147,36 @@ def _finish(game: Game, timeline: Timeline) -> Timeline:
     return timeline
 
 
-def from_log(path: Path) -> Timeline:
+def _packs_of(path: Path, data: dict, packs: list[Path] | None) -> list[Path]:
+    """The packs a log was played with: the ones given, else those it records (as given to `maester play`:
+    relative to where it was run, or to the log's folder)."""
+    if packs:
+        return list(packs)
+    found = []
+    for p in data.get("packs") or []:
+        candidates = [Path(p), Path(path).parent / p]
+        hit = next((c for c in candidates if c.is_dir()), None)
+        if hit is None:
+            _fail(str(path), f"{path} was played with the pack {p}, which is not there",
+                  "give its folder with --pack")
+        found.append(hit)
+    return found
+
+
+def _rules(variant: str | None, packs: list[Path]) -> Rules:
+    if not packs:
+        return Rules.default(variant)
+    from maester.dsl.compile import default_content_dir
+
+    return Rules.default(variant, [default_content_dir(), *packs])
+
+
+def from_log(path: Path, packs: list[Path] | None = None) -> Timeline:
     """Replay a game log (its seed and answers) and keep every position on the way."""
     from maester.interpreter.frontends.log import read_log
 
     data = read_log(path)
-    rules = Rules.default(data.get("variant"))
+    rules = _rules(data.get("variant"), _packs_of(path, data, packs))
     game = new_game(rules, data["setup"], seed=data["seed"], options=ModOptions(**data.get("options", {})),
                     start=False)
     timeline = Timeline(rules, f"game {data['setup']}, seed {data['seed']}", str(path))
@@ -162,12 +191,12 @@ def from_log(path: Path) -> Timeline:
     return _finish(game, timeline)
 
 
-def from_scenario(path: Path, variant: str | None = None) -> Timeline:
+def from_scenario(path: Path, variant: str | None = None, packs: list[Path] | None = None) -> Timeline:
     """Resolve a scenario as `maester explain` does and keep every position on the way."""
     from maester.interpreter.frontends.scenario import Scenario, run_scenario
 
     sc = Scenario.load(path)
-    rules = Rules.default(variant)
+    rules = _rules(variant, list(packs or []))
     holder: dict[str, Timeline] = {}
 
     def on_game(game: Game) -> None:
@@ -178,7 +207,7 @@ def from_scenario(path: Path, variant: str | None = None) -> Timeline:
     return _finish(result.game, holder["t"])
 
 
-def from_state(path: Path, variant: str | None = None) -> Timeline:
+def from_state(path: Path, variant: str | None = None, packs: list[Path] | None = None) -> Timeline:
     """A saved position: a state JSON (as `GameState.to_json()` writes it, or `{"state": {...}}`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -197,18 +226,18 @@ def from_state(path: Path, variant: str | None = None) -> Timeline:
         state = GameState.from_json(data)
     except TypeError as e:
         _fail(str(path), f"{path} is not a game state of this version: {e}")
-    rules = Rules.default(variant)
+    rules = _rules(variant, list(packs or []))
     if state.board not in rules.bundle["boards"] or state.setup not in rules.bundle["setups"]:
         _fail(str(path), f"{path}: board '{state.board}' or setup '{state.setup}' is not in the content")
     return Timeline(rules, f"position of {state.setup}", str(path), [snapshot(state)])
 
 
-def load(path: Path, variant: str | None = None) -> Timeline:
+def load(path: Path, variant: str | None = None, packs: list[Path] | None = None) -> Timeline:
     """Whatever the file is: a scenario (YAML), a game log or a state (JSON)."""
     if path.is_dir():
         _fail(str(path), f"{path} is a folder", "give one file: a state JSON, a game log or a scenario YAML")
     if path.suffix in (".yaml", ".yml"):
-        return from_scenario(path, variant)
+        return from_scenario(path, variant, packs)
     try:
         head = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -217,5 +246,5 @@ def load(path: Path, variant: str | None = None) -> Timeline:
         _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
               "give a state JSON, a log from `maester play --log` or a scenario YAML (.yaml)")
     if isinstance(head, dict) and head.get("format") == "maester-game-log":
-        return from_log(path)
-    return from_state(path, variant)
+        return from_log(path, packs)
+    return from_state(path, variant, packs)

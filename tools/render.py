@@ -22,11 +22,15 @@ from maester.interpreter.procedures.game import Game
 from .render_board import static_layers
 from .render_panel import panel
 from .render_style import (  # noqa: F401  (MARKER_RADIUS and the viewers are part of this module's interface)
+    LAND_COLOUR,
     MARKER_RADIUS,
+    REGION_EDGE,
+    SEA_COLOUR,
     UNIT_GLYPHS,
     VIEW_ALL,
     VIEW_PUBLIC,
     Frame,
+    blend,
     frame_of,
     house_colour,
     order_label,
@@ -71,13 +75,21 @@ def dynamic_pieces(frame: Frame, rules: Rules, state: GameState, viewer: str | N
         if area.id in state.blocked:
             attrs += ' data-blocked="true"'
         out.append(f"<g {attrs}>")
-        if owner and area.is_land:
+        if owner and frame.shapes is not None:
+            tint = blend(house_colour(owner, houses), LAND_COLOUR if area.is_land else SEA_COLOUR,
+                         0.6 if area.is_land else 0.4)
+            out.append(f'<use href="#shape-{area.id}" class="control" fill="{tint}" stroke="{REGION_EDGE}" '
+                       f'stroke-width="1.2" stroke-linejoin="round"/>')
+        elif owner and area.is_land:
             out.append(f'<circle class="control" cx="{x}" cy="{y}" r="{r}" fill="{house_colour(owner, houses)}" '
                        f'stroke="#222" stroke-width="{3 if area.has_castle else 1.5}"/>')
         elif owner:
             out.append(f'<circle class="control" cx="{x}" cy="{y}" r="{r + 2}" fill="none" '
                        f'stroke="{house_colour(owner, houses)}" stroke-width="5"/>')
-        if area.id in state.blocked:
+        if area.id in state.blocked and frame.shapes is not None:  # out of the game: greyed and hatched
+            out.append(f'<use href="#shape-{area.id}" class="blocked" fill="url(#blocked-hatch)" '
+                       f'stroke="{REGION_EDGE}" stroke-width="1.2"><title>out of this game</title></use>')
+        elif area.id in state.blocked:
             out.append(f'<path class="blocked" d="M{x - r} {y - r}L{x + r} {y + r}M{x + r} {y - r}L{x - r} {y + r}" '
                        'stroke="#000" stroke-width="4"/>')
         out.extend(_pieces(area, x, y, r, game, viewer, face_down, houses))

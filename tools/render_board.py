@@ -7,14 +7,17 @@ from html import escape
 
 from maester.interpreter.core.board import LAND, PORT, SEA
 
+from .map_shapes import svg_path
 from .render_style import (
     BORDER_COLOUR,
-    ESSOS_SEA_COLOUR,
+    CHANNEL_COLOUR,
     LAND_COLOUR,
     LINK_COLOUR,
     MARGIN,
     MARKER_RADIUS,
+    OFF_BOARD,
     PORT_MARKER,
+    REGION_EDGE,
     SEA_COLOUR,
     SEA_MARKER,
     Frame,
@@ -22,21 +25,43 @@ from .render_style import (
 
 
 def static_layers(frame: Frame, title: str, label_scale: float = 1.0) -> tuple[str, str]:
-    """The background, borders and area markers (below the dynamic layer) and the labels (above it)."""
+    """The background, the regions, the sea links and the (invisible) area markers below the dynamic layer;
+    the names and printed icons above it."""
     b, pos = frame.board, frame.positions
-    out = [f'<rect class="sea-background" x="0" y="0" width="{frame.map_width}" height="{frame.height}" '
-           f'fill="{SEA_COLOUR}"/>']
+    out = [f'<rect class="off-board" x="0" y="0" width="{frame.map_width}" height="{frame.height}" '
+           f'fill="{OFF_BOARD}"/>']
     if frame.essos_left is not None:
         out.append(f'<rect class="essos-board" x="{frame.essos_left}" y="{MARGIN // 2}" '
                    f'width="{frame.map_width - frame.essos_left - 10}" height="{frame.height - MARGIN}" rx="18" '
-                   f'fill="{ESSOS_SEA_COLOUR}" stroke="#5d7b8a" stroke-dasharray="6 4"/>')
+                   f'fill="{OFF_BOARD}" stroke="#8a7f66" stroke-dasharray="6 4"/>')
         out.append(f'<text class="board-title" x="{frame.essos_left + 14}" y="{MARGIN // 2 + 26}" '
                    f'font-size="20" fill="#34495e">Essos</text>')
     out.append(f'<text class="board-title" x="16" y="30" font-size="22" fill="#1b2631">{escape(title)}</text>')
+    shapes = frame.shapes
+    if shapes is not None:
+        # each region once, as a shape the dynamic layer reuses to colour it by its controller
+        out.append("<defs>" + "".join(f'<path id="shape-{a}" d="{svg_path(g)}" fill-rule="evenodd"/>'
+                                       for a, g in sorted(shapes.regions.items()))
+                   + '<pattern id="blocked-hatch" width="10" height="10" patternUnits="userSpaceOnUse" '
+                     'patternTransform="rotate(45)"><rect width="10" height="10" fill="#b8b2a4"/>'
+                     '<line x1="0" y1="0" x2="0" y2="10" stroke="#8a8478" stroke-width="4"/></pattern></defs>')
+        out.append('<g id="coasts">' + "".join(
+            f'<path class="outline" data-side="{side}" d="{svg_path(g)}" fill="{CHANNEL_COLOUR}" '
+            f'stroke="{CHANNEL_COLOUR}" stroke-width="3" stroke-linejoin="round"/>'
+            for side, g in sorted(shapes.outlines.items())) + "</g>")
+        out.append('<g id="regions">')
+        for area in b.areas:
+            fill = {LAND: LAND_COLOUR, SEA: SEA_COLOUR, PORT: PORT_MARKER}[area.kind]
+            out.append(f'<use href="#shape-{area.id}" class="region {area.kind}" data-area="{area.id}" '
+                       f'fill="{fill}" stroke="{REGION_EDGE}" stroke-width="1.2" stroke-linejoin="round">'
+                       f'<title>{escape(area.name)}</title></use>')
+        out.append("</g>")
     out.append('<g id="borders">')
     for a, c in sorted(tuple(sorted(e)) for e in b.graph.edges):
-        (x1, y1), (x2, y2) = pos[a], pos[c]
         link = frozenset((a, c)) in b.links
+        if shapes is not None and not link:
+            continue  # the regions show the borders; only the sea links cross between the boards
+        (x1, y1), (x2, y2) = pos[a], pos[c]
         style = (f'stroke="{LINK_COLOUR}" stroke-width="3" stroke-dasharray="10 6"' if link
                  else f'stroke="{BORDER_COLOUR}" stroke-width="2"')
         out.append(f'<line class="{"link" if link else "border"}" data-from="{a}" data-to="{c}" '
@@ -45,6 +70,10 @@ def static_layers(frame: Frame, title: str, label_scale: float = 1.0) -> tuple[s
     for area in b.areas:
         x, y = pos[area.id]
         r = MARKER_RADIUS[area.kind]
+        if shapes is not None:  # where the pieces of the area go; the region is what is seen
+            out.append(f'<circle class="marker {area.kind}" data-area="{area.id}" cx="{x}" cy="{y}" r="{r}" '
+                       'fill="none" stroke="none"/>')
+            continue
         fill = {LAND: LAND_COLOUR, SEA: SEA_MARKER, PORT: PORT_MARKER}[area.kind]
         out.append(f'<circle class="marker {area.kind}" data-area="{area.id}" cx="{x}" cy="{y}" r="{r}" '
                    f'fill="{fill}" stroke="#4d4d4d" stroke-width="1.5"><title>{escape(area.name)}</title></circle>')

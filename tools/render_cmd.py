@@ -63,6 +63,9 @@ def register(app: typer.Typer) -> None:
                                                           "output's suffix, else svg).")] = None,
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant (states and "
                                                     "scenarios; a log names its own).")] = None,
+        pack: Annotated[list[Path] | None, typer.Option("--pack", help="A content pack (a log names the packs "
+                                                        "it was played with); repeatable.",
+                                                        show_default=False)] = None,
         scale: Annotated[float, typer.Option("--scale", min=MIN_SCALE, max=MAX_SCALE,
                                              help="PNG only: pixels per map unit.")] = 1.0,
     ) -> None:
@@ -73,10 +76,10 @@ def register(app: typer.Typer) -> None:
         kind = fmt or (PictureFormat.png if output and output.suffix.lower() == ".png" else PictureFormat.svg)
         if kind == PictureFormat.png and output is None:
             raise MaesterError("a PNG needs a file: add -o picture.png")
-        timeline = load(source, variant)
+        timeline = load(source, variant, pack)
         k = timeline.check_step(step)
         state = timeline.state(k)
-        who = parse_viewer(viewer, list(state.houses), str(source))
+        who = parse_viewer(viewer, timeline.houses, str(source))
         line = f" — {_line_text(timeline.lines[k - 1], who)}" if k else ""
         caption = f"{source.name} — step {k} of {len(timeline) - 1}{line}"
         svg = render_svg(timeline.rules, state, who, timeline.orders_face_down(k), caption[:90], timeline.combat(k))

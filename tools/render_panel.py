@@ -79,6 +79,12 @@ def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) ->
                     f'<text x="{x0 + 335}" y="{y}" font-size="12">{len(hs.hand)}</text></g>')
         y += 20
     y += 8
+    discarded = [(h, st.houses[h].discards) for h in game.turn_order if st.houses[h].discards]
+    if discarded:  # discards are face up (R20.5): everyone knows which cards a house has left
+        text("House cards discarded", "title", 13, True)
+        for h, cards in discarded:
+            names = ", ".join(str(rules.bundle["house_cards"].get(c, {}).get("name", c)) for c in cards)
+            text(f"{h}: {names}", "discards", 11, house=h, count=len(cards))
     if st.blade_used or st.raven_used:
         text("used this round: " + ", ".join(n for n, used in (("Valyrian Steel Blade", st.blade_used),
                                                                ("Messenger Raven", st.raven_used)) if used),

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.interpreter.core.board import LAND, PORT, SEA, Board
 
+from .map_shapes import MapShapes, moved, shapes
+
 # ---- sizes (map units; the content's `at X Y` are in the same units) -----------------------------------
 MARKER_RADIUS = {LAND: 24, SEA: 24, PORT: 10}
 MARGIN = 60
@@ -24,6 +26,7 @@ HOUSE_COLOURS = {
 FALLBACK_COLOURS = ("#8d6e63", "#16a085", "#d35400", "#34495e")
 DARK_HOUSES_TEXT = "#ffffff"
 SEA_COLOUR, ESSOS_SEA_COLOUR, LAND_COLOUR = "#a9cce3", "#b5d3e0", "#efe3c2"
+OFF_BOARD, CHANNEL_COLOUR, REGION_EDGE = "#d8d2c0", "#4f7fa3", "#6b5a48"  # around the map, rivers, region rims
 SEA_MARKER, PORT_MARKER, BORDER_COLOUR, LINK_COLOUR = "#7fb3d5", "#d6eaf8", "#7b6a58", "#1f5f9f"
 
 # ---- glyphs: what the pieces are drawn as ---------------------------------------------------------------
@@ -41,6 +44,13 @@ def house_colour(house: str | None, houses: list[str]) -> str:
     if house in HOUSE_COLOURS:
         return HOUSE_COLOURS[house]
     return FALLBACK_COLOURS[sorted(houses).index(house) % len(FALLBACK_COLOURS)] if house in houses else "#999999"
+
+
+def blend(colour: str, under: str, share: float) -> str:
+    """`colour` laid over `under` at `share` opacity (a region tinted by its controller, its nature showing)."""
+    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(under[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x * share + y * (1 - share)):02x}" for x, y in zip(a, b, strict=True))
 
 
 def text_colour(fill: str) -> str:
@@ -68,6 +78,7 @@ class Frame:
     height: int
     map_width: int
     essos_left: int | None  # x where the Essos side board starts, if the board has it
+    shapes: MapShapes | None = None  # each area's region (tools/map_shapes.py)
 
 
 def frame_of(board: Board) -> Frame:
@@ -80,9 +91,13 @@ def frame_of(board: Board) -> Frame:
         raise MaesterError(diags)
     # room on the left for the westernmost names (the content's x may start near 0)
     shift = max(0, 2 * MARGIN - min(int(a.at[0]) for a in board.areas))
-    pos = {a.id: (int(a.at[0]) + shift, int(a.at[1])) for a in board.areas}
+    regions = moved(shapes(board, {a.id: (int(a.at[0]), int(a.at[1])) for a in board.areas}), shift, 0)
+    # the pieces go where the map puts the area (its position, nudged where borders would have crossed)
+    pos = {a: (round(x), round(y)) for a, (x, y) in regions.anchors.items()}
     right = max(x for x, _ in pos.values()) + MARGIN + 40
     bottom = max(y for _, y in pos.values()) + MARGIN
     essos = [pos[a.id][0] for a in board.areas if a.side == "essos"]
     essos_left = min(essos) - 70 if essos else None
-    return Frame(board, pos, right + PANEL_WIDTH, max(bottom, 1100), right, essos_left)
+    right = max(right, int(max(g.bounds[2] for g in regions.regions.values())) + 20)
+    bottom = max(bottom, int(max(g.bounds[3] for g in regions.regions.values())) + 20)
+    return Frame(board, pos, right + PANEL_WIDTH, max(bottom, 1100), right, essos_left, regions)

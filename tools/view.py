@@ -88,21 +88,26 @@ def view_html(timeline: Timeline, viewer: str | None = None) -> str:
 
 
 STYLE = """
-body { margin: 0; font-family: "DejaVu Sans", Arial, sans-serif; background: #f4f1e8; color: #1b1b1b; }
-header { position: sticky; top: 0; z-index: 2; background: #2c3e50; color: #fff; padding: 6px 10px;
+html, body { height: 100%; }
+body { margin: 0; font-family: "DejaVu Sans", Arial, sans-serif; background: #f4f1e8; color: #1b1b1b;
+       display: flex; flex-direction: column; }
+header { flex: 0 0 auto; z-index: 2; background: #2c3e50; color: #fff; padding: 6px 10px;
          display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 header h1 { font-size: 16px; margin: 0 12px 0 0; font-weight: normal; }
 header button, header select { font-size: 13px; padding: 2px 8px; }
 #slider { flex: 1 1 260px; }
 #where { font-size: 13px; min-width: 260px; }
-main { display: flex; gap: 8px; padding: 8px; align-items: flex-start; }
-#board { flex: 1 1 auto; min-width: 0; }
-#board svg { width: 100%; height: auto; background: #fff; border: 1px solid #bbb; }
-#side { flex: 0 0 430px; display: flex; flex-direction: column; gap: 8px; position: sticky; top: 48px; }
+main { flex: 1 1 auto; min-height: 0; display: flex; gap: 8px; padding: 8px; }
+#board { flex: 1 1 auto; min-width: 0; position: relative; overflow: hidden; border: 1px solid #bbb;
+         background: #fff; cursor: grab; }
+#board svg { position: absolute; inset: 0; width: 100%; height: 100%; }
+#zoom { position: absolute; bottom: 6px; left: 6px; display: flex; gap: 4px; z-index: 1; }
+#zoom button { font-size: 15px; width: 30px; }
+#side { flex: 0 0 clamp(280px, 28vw, 430px); display: flex; flex-direction: column; gap: 8px; min-height: 0; }
 #current { background: #fff; border: 1px solid #bbb; padding: 8px; font-size: 13px; min-height: 64px; }
 #current .rule { font-weight: bold; color: #7b241c; }
 #trace { list-style: none; margin: 0; padding: 0; background: #fff; border: 1px solid #bbb; font-size: 12px;
-         max-height: calc(100vh - 200px); overflow-y: auto; }
+         flex: 1 1 auto; min-height: 0; overflow-y: auto; }
 #trace li { padding: 2px 6px; border-bottom: 1px solid #eee; cursor: pointer; }
 #trace li.current { background: #fcf3cf; font-weight: bold; }
 #trace li.combat { border-left: 4px solid #c0392b; }
@@ -140,7 +145,9 @@ PAGE = """<!DOCTYPE html>
     <kbd>Home</kbd><kbd>End</kbd></span>
 </header>
 <main>
-  <div id="board">%SVG%</div>
+  <div id="board">%SVG%<div id="zoom"><button id="zoom-in" title="zoom in (+)">+</button>
+    <button id="zoom-out" title="zoom out (-)">−</button><button id="zoom-fit" title="the whole board (0)">⤢</button>
+  </div></div>
   <div id="side">
     <div id="current"></div>
     <ol id="trace"></ol>
@@ -268,6 +275,51 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();  // the slider would move a second time
     act();
   }
+});
+
+// zoom with the wheel or the buttons, pan by dragging: the board stays legible on a laptop screen
+const map = document.querySelector("#board svg");
+const full = map.getAttribute("viewBox").split(" ").map(Number);
+let box = full.slice();
+map.removeAttribute("width");
+map.removeAttribute("height");
+function setBox(b) { box = b; map.setAttribute("viewBox", b.join(" ")); }
+function toMap(ev) {
+  const r = map.getBoundingClientRect();
+  const scale = Math.max(box[2] / r.width, box[3] / r.height);
+  const ox = (r.width * scale - box[2]) / 2, oy = (r.height * scale - box[3]) / 2;
+  return [box[0] - ox + (ev.clientX - r.left) * scale, box[1] - oy + (ev.clientY - r.top) * scale, scale];
+}
+function zoom(factor, cx, cy) {
+  const w = Math.min(full[2] * 1.2, Math.max(200, box[2] * factor)), k = w / box[2];
+  setBox([cx - (cx - box[0]) * k, cy - (cy - box[1]) * k, w, box[3] * k]);
+}
+const centre = () => [box[0] + box[2] / 2, box[1] + box[3] / 2];
+$("board").addEventListener("wheel", (ev) => {
+  ev.preventDefault();
+  const [x, y] = toMap(ev);
+  zoom(ev.deltaY > 0 ? 1.15 : 1 / 1.15, x, y);
+}, { passive: false });
+let drag = null;
+$("board").addEventListener("pointerdown", (ev) => {
+  if (ev.target.closest("#zoom")) return;
+  drag = [ev.clientX, ev.clientY, box.slice()];
+});
+window.addEventListener("pointerup", () => { drag = null; });
+window.addEventListener("pointermove", (ev) => {
+  if (!drag) return;
+  const scale = toMap(ev)[2];
+  setBox([drag[2][0] - (ev.clientX - drag[0]) * scale, drag[2][1] - (ev.clientY - drag[1]) * scale,
+          drag[2][2], drag[2][3]]);
+});
+$("zoom-in").addEventListener("click", () => zoom(1 / 1.3, ...centre()));
+$("zoom-out").addEventListener("click", () => zoom(1.3, ...centre()));
+$("zoom-fit").addEventListener("click", () => setBox(full.slice()));
+document.addEventListener("keydown", (ev) => {
+  if (ev.target instanceof HTMLSelectElement || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.key === "+" || ev.key === "=") zoom(1 / 1.3, ...centre());
+  else if (ev.key === "-") zoom(1.3, ...centre());
+  else if (ev.key === "0") setBox(full.slice());
 });
 
 const fromHash = /step=(\d+)/.exec(location.hash);

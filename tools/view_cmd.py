@@ -23,6 +23,9 @@ def register(app: typer.Typer) -> None:
         viewer: Annotated[str, typer.Option("--viewer", help=VIEWER_HELP)] = "all",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant (states and "
                                                     "scenarios; a log names its own).")] = None,
+        pack: Annotated[list[Path] | None, typer.Option("--pack", help="A content pack (a log names the packs "
+                                                        "it was played with); repeatable.",
+                                                        show_default=False)] = None,
     ) -> None:
         """Write one HTML file (works offline) showing the board at every step beside the trace: arrows, a
         slider, jumps to combats and rounds."""
@@ -30,8 +33,8 @@ def register(app: typer.Typer) -> None:
         from maester.tools.view import view_html
 
         target = output or Path(source.stem + ".html")
-        timeline = load(source, variant)
-        who = parse_viewer(viewer, list(timeline.state(0).houses), str(source))
+        timeline = load(source, variant, pack)
+        who = parse_viewer(viewer, timeline.houses, str(source))
         html = view_html(timeline, who)
         target.write_text(html, encoding="utf-8")
         run.result = {"output": str(target), "steps": len(timeline), "trace_lines": len(timeline.lines)}

@@ -1,0 +1,210 @@
+"""`maester serve` played in a real headless Chromium (Playwright, the system's /usr/bin/chromium): two pages, Stark
+and Lannister, play a base game against a Baratheon agent through a Planning Phase, a march (chosen by a click on
+the map), a combat (house cards with their text) and a Westeros phase, with the server stopped and started again
+in the middle (the game is kept in SQLite). Each page sees only what its house may know."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from maester.tools.serve import Hub
+from maester.tools.serve_store import Store
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+HUMANS = ("stark", "lannister")
+
+needs_chromium = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
+                                    reason=f"{CHROMIUM} is missing: the seat is tested in a real Chromium "
+                                           "(apt-get install chromium)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`maester serve` in a process of its own, stopped and started on the same games file."""
+
+    def __init__(self, db: Path, port: int):
+        self.db, self.port, self.proc = db, port, None
+
+    def start(self, *extra: str) -> str:
+        exe = Path(sys.executable).with_name("maester")
+        self.proc = subprocess.Popen([str(exe), "serve", "--db", str(self.db), "--port", str(self.port), *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = []
+        while True:  # the links come first; the last line says the server is about to listen
+            line = self.proc.stdout.readline()
+            assert line, "the server stopped:\n" + "".join(lines)
+            lines.append(line)
+            if line.startswith("maester serve:"):
+                break
+        for _ in range(600):  # then wait until it accepts connections
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            time.sleep(0.1)
+        return "".join(lines)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _ready(page) -> None:
+    page.wait_for_function("document.body.dataset.ready === 'yes'", timeout=120_000)
+
+
+def _pick(page, house: str, seen: set[str]) -> None:
+    """Answer the page's decision as a keen player would: march orders, attacks, the strongest-looking card."""
+    options = page.locator("#options button.option")
+    texts = options.all_text_contents()
+    question = page.locator("#question").text_content()
+    index = 0
+    if "order for" in question:
+        seen.add("planning")
+        index = next((i for i, t in enumerate(texts) if t.startswith("March +1")),
+                     next((i for i, t in enumerate(texts) if t.startswith("March")), 0))
+    elif "march from" in question:
+        moves = [(i, t) for i, t in enumerate(texts) if t.startswith("move a")]
+        if moves and "march" not in seen:
+            # a march destination chosen on the map: a click on the area the first move names
+            area = options.nth(moves[0][0]).get_attribute("data-areas").split()[0]
+            number = page.evaluate("document.body.dataset.decision")
+            page.locator(f'#dynamic g.area[data-area="{area}"]').dispatch_event("click")
+            seen.add("march")
+            page.wait_for_function(f"document.body.dataset.decision !== '{number}' || "
+                                   "!document.querySelector('#show-all').hidden", timeout=120_000)
+            if not page.locator("#show-all").is_hidden():  # several answers name that area: take the first
+                page.locator("#options button.option:not(.dim)").first.click()
+            _ready(page)
+            return
+        index = moves[0][0] if moves else texts.index("done")
+    elif "house card" in question:
+        seen.add("combat")
+        cards = page.locator("#asked-cards .card")
+        assert cards.count() == len(texts), "every card of the choice is shown with its text"
+        assert "strength" in cards.first.text_content()
+        assert page.locator("#combat-box").is_visible()
+        assert page.locator("#combat .side").count() == 2
+    options.nth(index).click()
+    _ready(page)
+
+
+@needs_chromium
+def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
+    server = Server(tmp_path / "games.sqlite", _free_port())
+    out = server.start("--new", "base-3p", "--human", ",".join(HUMANS), "--seed", "5")
+    links = dict(re.findall(r"^\s+(\w+): (http\S+)$", out, re.M))
+    assert set(links) == set(HUMANS)
+    problems: list[str] = []
+    pages = {}
+    for house in HUMANS:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(links[house])
+        _ready(page)
+        pages[house] = page
+    # each page shows its own hand with card text, and only its house's face-down orders
+    assert pages["stark"].locator("#hand .card").count() == 7
+    assert "Eddard Stark" in pages["stark"].locator("#hand").text_content()
+    assert "Tywin" not in pages["stark"].locator("#hand").text_content()
+
+    seen: set[str] = set()
+    restarted = undone = False
+    for _ in range(400):
+        if {"planning", "march", "combat", "westeros"} <= seen and restarted:
+            break
+        for house, page in pages.items():
+            status = page.locator("#status").text_content()
+            if "westeros phase" in status or any("Westeros" in t for t in page.locator("#digest li").all_text_contents()):
+                seen.add("westeros")
+            if not page.evaluate("document.body.dataset.decision"):
+                continue
+            if not undone and "order for" in page.locator("#question").text_content() and house == "stark":
+                # take back an order placed a moment ago: nothing was revealed since
+                before = page.evaluate("document.body.dataset.decision")
+                _pick(page, house, seen)
+                if page.evaluate("document.body.dataset.decision") != before:
+                    assert page.locator("#undo").is_enabled()
+                    page.locator("#undo").click()
+                    page.wait_for_function(f"document.body.dataset.decision === '{before}'", timeout=120_000)
+                    undone = True
+                continue
+            if house == "stark" and "order for" in page.locator("#question").text_content():
+                # during planning, Lannister's orders lie face down on Stark's map
+                assert page.locator('#dynamic g.order.face-up[data-house="lannister"]').count() == 0
+                if page.locator('#dynamic g.order.face-down[data-house="lannister"]').count():
+                    seen.add("hidden orders")
+            _pick(page, house, seen)
+            if "march" in seen and not restarted:
+                server.stop()  # mid-game: the pages lose the server, then find it again
+                server.start()
+                for p in pages.values():
+                    p.wait_for_function("document.body.dataset.ready === 'yes' && "
+                                        "document.getElementById('conn').textContent === ''", timeout=120_000)
+                restarted = True
+            break
+        else:
+            time.sleep(0.2)
+    server.stop()
+    assert undone and restarted
+    assert {"planning", "march", "combat", "westeros", "hidden orders"} <= seen, seen
+    assert not problems, problems
+
+
+def test_a_game_resumes_from_its_answers(tmp_path):
+    """The store keeps parameters and answers: a new server process replays them to the same position."""
+    db = tmp_path / "games.sqlite"
+    hub = Hub(Store(db))
+    gid, tokens = hub.new("base-3p", ["stark"], seed=3)
+    table = hub.tables[gid]
+    for _ in range(6):
+        d = table.game.decision
+        assert d.house == "stark"  # the agents answer until the person is asked
+        assert hub.answer(table, "stark", d.number, 0) is None
+    position = table.game.to_state()
+    again = Hub(Store(db)).load(gid)
+    assert again.game.to_state() == position
+    assert hub.answer(table, "stark", table.game.decision.number + 1, 0) == "that question was already answered"
+
+
+def test_a_game_is_started_from_the_server_s_page(tmp_path):
+    """The list page has a form: any setup (and variant); a wrong house is refused with the houses it has."""
+    from urllib.request import urlopen
+
+    server = Server(tmp_path / "games.sqlite", _free_port())
+    server.start()
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        page = urlopen(f"{base}/").read().decode()
+        assert '<option value="base-3p">' in page and '<option value="mod-8p">' in page and "no game yet" in page
+        page = urlopen(f"{base}/new?setup=base-3p&human=stark&seed=4&agents=random").read().decode()
+        assert re.search(r'base-3p, seed 4 — seats: <a href="/play/[\w-]+">stark</a>', page)
+        page = urlopen(f"{base}/new?setup=base-3p&human=targaryen&seed=4").read().decode()
+        assert "cannot start that game: &#x27;targaryen&#x27; is not a house of setup &#x27;base-3p&#x27;" in page
+    finally:
+        server.stop()
+    store = Store(tmp_path / "games.sqlite")
+    assert [store.params(g)["default_agent"] for g in store.games()] == ["random"]

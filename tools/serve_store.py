@@ -1,0 +1,94 @@
+"""Where `maester serve` keeps its games: one SQLite file (stdlib sqlite3).
+
+A game is its parameters (setup, seed, variant, packs, options, who plays which house) and its answers in
+order; the position is a value the engine recomputes from them, so a server restart loses nothing and any game
+resumes where it was. The file carries its format version (`PRAGMA user_version`); another version is refused
+with what to do, never read as something else.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+
+STORE_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, params TEXT NOT NULL, created TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (token TEXT PRIMARY KEY, game TEXT NOT NULL, house TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS answers (game TEXT NOT NULL, n INTEGER NOT NULL, house TEXT NOT NULL,
+                                    answer TEXT NOT NULL, PRIMARY KEY (game, n));
+"""
+
+
+@dataclass(frozen=True)
+class Seat:
+    token: str
+    game: str
+    house: str
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            _fail(path, f"{path} is not a maester games file: {e}")
+        if tables and version != STORE_VERSION:
+            _fail(path, f"{path} holds games in format {version}; this maester reads format {STORE_VERSION}",
+                  "give another --db file, or use the maester version that wrote it")
+        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+
+    def create(self, params: dict, humans: list[str]) -> tuple[str, dict[str, str]]:
+        """A new game: its id and a secret link token per human house."""
+        game = secrets.token_hex(4)
+        tokens = {h: secrets.token_urlsafe(9) for h in humans}
+        with self._lock:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO games VALUES (?, ?, datetime('now'))", (game, json.dumps(params)))
+            self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(t, game, h) for h, t in tokens.items()])
+            self.db.execute("COMMIT")
+        return game, tokens
+
+    def games(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY created, id")]
+
+    def params(self, game: str) -> dict | None:
+        row = self.db.execute("SELECT params FROM games WHERE id = ?", (game,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def seats(self, game: str) -> dict[str, str]:
+        return {h: t for t, h in self.db.execute("SELECT token, house FROM seats WHERE game = ?", (game,))}
+
+    def seat(self, token: str) -> Seat | None:
+        row = self.db.execute("SELECT token, game, house FROM seats WHERE token = ?", (token,)).fetchone()
+        return Seat(*row) if row else None
+
+    def answers(self, game: str) -> list[tuple[str, object]]:
+        return [(h, json.loads(a)) for h, a in
+                self.db.execute("SELECT house, answer FROM answers WHERE game = ? ORDER BY n", (game,))]
+
+    def add(self, game: str, n: int, house: str, answer) -> None:
+        with self._lock:
+            self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (game, n, house, json.dumps(answer)))
+
+    def cut(self, game: str, keep: int) -> None:
+        """Forget the answers from the `keep`-th on (an undo)."""
+        with self._lock:
+            self.db.execute("DELETE FROM answers WHERE game = ? AND n >= ?", (game, keep))
+
+
+def _fail(path: Path, message: str, hint: str | None = None) -> None:
+    diags = Diagnostics()
+    diags.error("bad-games-file", message, Span(str(path), 0, 0), hint)
+    raise MaesterError(diags)
