@@ -504,6 +504,9 @@ class Scenario:
             ms.discount_holder = p["loan-discount-holder"]
         for i, h in enumerate(p.get("leaving") or []):
             ids.house(h, ("position", "leaving", i))
+            if rules.house(h).get("never_vassal"):  # "a player other than Targaryen" (R42.5), as `Game.leave`
+                raise self.fail(f"{h} never leaves the game: only a player other than {h} may leave (R42.5, "
+                                "R36.1)", ("position", "leaving", i), "leave it out of position.leaving")
         for i, o in enumerate(p.get("forbidden-orders") or []):
             ids.known(o, set(rules.bundle["orders"]) | {r["type"] for r in rules.bundle["orders"].values()},
                       "order or order type", ("position", "forbidden-orders", i))

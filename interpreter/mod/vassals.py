@@ -77,7 +77,7 @@ class VassalRules:
         elif self.embattled is not None and (self.decision is None or self.decision.kind != "support"):
             problems.append("during a combat power may be gifted only in the Call for Support step (R42.4.2)")
         if problems:
-            raise IllegalDecision(None, amount, problems[0])
+            raise IllegalDecision(None, amount, problems[0], action=GIFT)
         self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")
         self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
         self.record_action({"type": GIFT, "from": giver, "to": receiver, "amount": amount})
