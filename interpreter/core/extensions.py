@@ -178,6 +178,11 @@ class RulesHooks:
     def take_area(self, area: str, house: str) -> None:
         """`house` now holds `area` (R16.4, R21.5.7). Base game: nothing more (ports follow in the procedure)."""
 
+    def units_arrived(self, house: str, areas: list[str]) -> None:
+        """Units of `house` came into `areas` outside a combat (a march's moves, a defeated neutral force, a
+        placement), the event reporting it emitted; nothing else has happened since (R37.6.2). Base game:
+        nothing."""
+
     def neutral_force_defeated(self, house: str, area: str) -> None:
         """`house` defeated the neutral force of `area` (R16.5, R40.7.2). Base game: nothing more."""
 

@@ -164,6 +164,7 @@ def _place_units(g, sc, a, st):
         kind, area = pick.split(":")
         g.state.add_unit(area, house, kind)
         g.emit("place", sc.rule, f"{house} places a {kind} in {area}", house=house, area=area, kind=kind)
+        g.units_arrived(house, [area])  # outside a combat a rules module may act on it at once (R37.6.2)
         f["done"] += 1
     cursor.leave(g, f)
 

@@ -110,6 +110,7 @@ class VassalRules:
                 hs.hand, hs.discards = [], []  # every vassal card goes back into the vassal deck (R35.4)
         if combat.winner and self.is_vassal(combat.winner):
             self.gain_power(self.commander_of(combat.winner), 1, "R35.5", f"its vassal {combat.winner} wins")
+        super().combat_over(combat)  # the other rules of the module (loyalty gains, R21.5.7)
 
     def blade_user(self, holder: str) -> str:
         return holder

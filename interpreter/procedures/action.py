@@ -403,6 +403,7 @@ def _move_out(g: Game, house: str, origin: str, f: dict, combat_dest: str | None
     moved = ", ".join(f"{k}->{d}" for k, d in moves)
     g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
     _abandoned_port(g, origin)
+    g.units_arrived(house, [d for _, d in moves if d != combat_dest])
     if combat_dest is None:
         f["stage"] = AFTER
         return
@@ -514,6 +515,7 @@ def _attack_neutral_force(g: Game, c: Combat) -> Proc:
         g.emit("neutral-force", "R25.3", f"{house} ({strength}) defeats the neutral force in {area} ({need})",
                house=house, area=area)
         g.neutral_force_defeated(house, area)
+        g.units_arrived(house, [area])
     else:
         for u in c.attacking:
             st.add_unit(c.origin, house, u[0], u[1])
