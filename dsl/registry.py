@@ -358,8 +358,8 @@ _EFFECTS = [
     _effect("destroy-unit", [P("unit", "unit")],
             "{unit} is destroyed", "Destroys one unit.", rules=("R2.4",)),
     _effect("destroy-units", [P("house", "house"), P("count", "int"),
-                              P("in", "list:area", "only units in these areas (left out: anywhere; a list that comes out "
-                                "empty: none)", required=False),
+                              P("in", "list:area", "only units in these areas (left out: anywhere; a list that "
+                                "comes out empty: none)", required=False),
                               P("by", "house", "who chooses the units (default: their owner)", required=False),
                               P("same-area", "bool", "all destroyed units must share one area", default=False)],
             "{by} destroys {count} of {house}'s units{in}",
