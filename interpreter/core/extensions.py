@@ -187,8 +187,9 @@ class RulesHooks:
         """`house` defeated the neutral force of `area` (R16.5, R40.7.2). Base game: nothing more."""
 
     # ---- combat (R19-R22) ------------------------------------------------------------------------------
-    def hand_for_combat(self, house: str) -> list[str]:
-        """The house cards `house` chooses from in a combat (R20.1.1, R35.2). Base game: its hand."""
+    def hand_for_combat(self, house: str, in_play: tuple[str, ...] = ()) -> list[str]:
+        """The house cards `house` chooses from in a combat (R20.1.1, R35.2); `in_play`: the cards already
+        played in this combat (held apart from every hand). Base game: its hand."""
         return list(self.state.houses[house].hand)
 
     def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:

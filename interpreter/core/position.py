@@ -22,13 +22,14 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError
 
 from . import formats
 from .state import GameState
+from .state_upgrade import OLDEST_READ, upgrade_position
 
 if TYPE_CHECKING:
     from ..procedures.game import Game
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"
-POSITION_VERSION = 3  # 3: the state alone is a restart point (`frames`, state format 3); 2: `modules`
+POSITION_VERSION = 4  # 4: a played house card is not in the hand; 3: `frames`; 2: `modules` (docs/position.md)
 
 # between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
 GIFT, LEAVE = "gift", "leave"
@@ -232,6 +233,9 @@ _CHECKPOINT_SHAPE = {"state": dict, "answers": int, "events": int, "decisions": 
 def _check_shape(doc: Any) -> None:
     if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT:
         raise _fail("this is not a maester position", "positions are written by `maester play --save FILE`")
+    if isinstance(doc.get("version"), int) and not isinstance(doc["version"], bool) \
+            and OLDEST_READ <= doc["version"] < POSITION_VERSION:
+        upgrade_position(doc, doc["version"])  # read as it was meant (state_upgrade.py)
     if doc.get("version") != POSITION_VERSION:
         raise _fail(f"position version {doc.get('version')!r} is not supported (this maester reads "
                     f"version {POSITION_VERSION})")

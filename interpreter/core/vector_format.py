@@ -33,7 +33,7 @@ COMPARE = {
 }
 
 _BASE = "https://maester.example/schemas"
-STATE_REF = f"{_BASE}/state/3/state.schema.json"
+STATE_REF = f"{_BASE}/state/4/state.schema.json"
 SCHEMA_ID = f"{_BASE}/vector/{VECTOR_VERSION}/vector.schema.json"
 
 

@@ -698,15 +698,16 @@ class Game(RulesHooks):
 
     # ---- house cards ----------------------------------------------------------------------------------
     def discard_to_pile(self, house: str, card: str, keep: bool = False) -> None:
-        """A played card goes to its house's discards, or stays in hand when a card says so (R21.5.3)."""
+        """A played card, held apart from the hand since it was chosen, goes to its house's discards, or back
+        into the hand when a card says so (R21.5.3); then the hand refresh (R21.5.4)."""
         hs = self.state.houses[house]
-        if card not in hs.hand:
-            return
+        if card in hs.hand or card in hs.discards or card in hs.removed:
+            return  # an effect already put it somewhere
         if keep:
+            hs.hand.append(card)
             with self.origin_of(("keep", house)):
                 self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
             return
-        hs.hand.remove(card)
         hs.discards.append(card)
         self.refresh_hand(house, keep=card)
 
