@@ -538,7 +538,9 @@ def _meaningless_decisions(rules: Rules, setup: str, seed: int, kind: str, every
     found = []
     while g.decision is not None:
         d = g.decision
-        if d.number % every == 0 and meaningless(g):
+        # a one-answer order placement is asked on purpose: skipping it would leak the house's secret placements
+        forced_placement = d.kind == "place-order" and len(d.options) == 1
+        if d.number % every == 0 and not forced_placement and meaningless(g):
             found.append(f"setup {setup}, seed {seed}, {kind} agents, decision #{d.number} ({d.kind} by {d.house}, "
                          f"rule {d.rule}): every answer of {d.options[:6]} leads to the same outcome — {d.prompt}")
         g.answer(agents[d.house].act(g, d))
