@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
+from .effect_tree import is_empty_list_literal, is_optional_list
 from .english_grammar import article
 from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive, types_compatible
@@ -487,6 +488,11 @@ class EffectChecker:
                 self.diags.error("duplicate-argument", f"argument '{param.name}' is given twice", arg.span)
                 continue
             out[param.name] = self.expr(arg.value, param.type, scope, f"'{param.name}' of {prim.name}")
+            if is_empty_list_literal(out[param.name]) and is_optional_list(param):
+                # left out, the list limits nothing; written empty it could only ever mean "none" (issue 19)
+                self.diags.error("empty-list", f"'{param.name}' of {prim.name} is an empty list: it names "
+                                 "nothing, so the effect could never act", arg.value.span,
+                                 f"leave '{param.name}' out to mean no limit")
         for param in params:
             if param.name not in out:
                 if param.required:

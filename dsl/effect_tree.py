@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .registry import NODE_KEY, NODES
+from .registry import NODE_KEY, NODES, PRIMITIVES, Param
 
 # The keys of a node that hold nested nodes (a block, an expression, a list of options or arguments).
 _CHILD_KEYS = ("args", "if", "then", "else", "body", "in", "from", "by", "count", "may", "pay", "condition",
@@ -79,12 +79,41 @@ def _tag_1_0(node: object) -> None:
 
 
 def upgrade_bundle(bundle: dict) -> dict:
-    """Tag the effects of a format 1.0 bundle in place (a later bundle is returned unchanged)."""
+    """Read an older bundle as it was meant, in place: tag the effects of a format 1.0 bundle, and drop the
+    empty-list defaults compilers before issue 19 wrote for a left-out optional list (`drop_empty_defaults`)."""
     version = str(bundle.get("format_version", ""))
-    if version.split(".")[:2] != ["1", "0"]:
-        return bundle
-    for section, keys in EFFECT_FIELDS.items():
-        for rec in (bundle.get(section) or {}).values():
-            for key in keys:
-                _tag_1_0(rec.get(key))
+    effects = [rec.get(key) for section, keys in EFFECT_FIELDS.items()
+               for rec in (bundle.get(section) or {}).values() for key in keys]
+    if version.split(".")[:2] == ["1", "0"]:
+        for effect in effects:
+            _tag_1_0(effect)
+    for effect in effects:
+        drop_empty_defaults(effect)
     return bundle
+
+
+# ---- optional list arguments: left out means no limit, a list that comes out empty means none ----------
+
+def is_optional_list(param: Param) -> bool:
+    """An optional list argument whose absence means "no limit" (`in` of destroy-units, muster, units(), ...)."""
+    return param.type.startswith("list:") and not param.required and param.default is None
+
+
+def is_empty_list_literal(value: object) -> bool:
+    return isinstance(value, dict) and value.get(NODE_KEY) == "list" and value.get("list") == []
+
+
+def drop_empty_defaults(effect: object) -> None:
+    """Compilers before issue 19 wrote a left-out optional list argument as the literal `[]`, read then as "no
+    limit"; the language now refuses a literal empty list there (it could only mean "none"), so every such
+    literal in a bundle is that old default: it is dropped, which keeps its meaning."""
+    for node in walk(effect):
+        if not isinstance(node, dict) or not isinstance(node.get("args"), dict):
+            continue
+        prim = PRIMITIVES.get(node.get("do") or node.get("query") or "")
+        if prim is None:
+            continue
+        for name in [n for n, v in node["args"].items() if is_empty_list_literal(v)]:
+            param = prim.param(name)
+            if param is not None and is_optional_list(param):
+                del node["args"][name]

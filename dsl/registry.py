@@ -364,7 +364,8 @@ _EFFECTS = [
     _effect("destroy-unit", [P("unit", "unit")],
             "{unit} is destroyed", "Destroys one unit.", rules=("R2.4",)),
     _effect("destroy-units", [P("house", "house"), P("count", "int"),
-                              P("in", "list:area", "only units in these areas", default=[]),
+                              P("in", "list:area", "only units in these areas (left out: anywhere; a list that "
+                                "comes out empty: none)", required=False),
                               P("by", "house", "who chooses the units (default: their owner)", required=False),
                               P("same-area", "bool", "all destroyed units must share one area", default=False)],
             "{by} destroys {count} of {house}'s units{in}",
@@ -379,7 +380,7 @@ _EFFECTS = [
                               "house's available kinds that may stand there", required=False),
                             P("count", "int", default=1),
                             P("in", "list:area", "allowed areas (default: areas the house controls or "
-                              "holds units in)", default=[]),
+                              "holds units in; a list that comes out empty: nowhere)", required=False),
                             P("by", "house", "who places them (default: the house)", required=False)],
             "{by} places {count} {kind} of {house}{in}",
             "Puts available units on the board, obeying unit kinds per area type and supply; units not "
@@ -456,7 +457,8 @@ _EFFECTS = [
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),
     _effect("muster", [P("house", "house"), P("in", "list:area", "areas to muster in (default: every "
-                                              "castle or stronghold area it controls)", default=[])],
+                                              "castle or stronghold area it controls; a list that comes "
+                                              "out empty: none)", required=False)],
             "{house} musters{in}", "Mustering points per castle/stronghold, spent under the usual rules.",
             rules=("R9",)),
     _effect("collect-power", [P("ports", "bool", "ports with ships also give power", default=True)],
@@ -542,7 +544,8 @@ _QUERIES = [
     _query("order-areas", [P("house", "house"), P("near", "area", "only areas adjacent to this one",
                                                     required=False)],
            "list:area", "the areas holding {house}'s order tokens{near}", "", ("R14",)),
-    _query("unused-orders", [P("house", "house"), P("among", "list:order", "only these tokens", default=[])],
+    _query("unused-orders", [P("house", "house"), P("among", "list:order", "only these tokens (a list that comes out "
+                                                            "empty: none)", required=False)],
            "list:order", "{house}'s order tokens not on the board{among}",
            "The ids of the house's order tokens that are not placed on the board now (each id once).",
            ("R14.6",)),
@@ -560,7 +563,8 @@ _QUERIES = [
     # board
     _query("units", [P("house", "house", "absent: the units of every house", required=False),
                      P("kind", "unit-kind", required=False),
-                     P("in", "list:area", default=[])], "list:unit", "{house}'s {kind} units{in}",
+                     P("in", "list:area", "only units in these areas (left out: anywhere; a list "
+                       "that comes out empty: none)", required=False)], "list:unit", "{house}'s {kind} units{in}",
            "Units on the board; combine with `without(...)` to leave some out."),
     _query("area-of", [P("unit", "unit")], "area", "the area {unit} is in", ""),
     _query("available-units", [P("house", "house"), P("kind", "unit-kind")], "int",

@@ -269,7 +269,10 @@ SEMANTICS: dict[str, Semantics] = {
     "order-areas": _q("the areas holding the house's orders, sorted by id (adjacent to `near` if given)."),
     "unused-orders": _q("the house's order tokens not on the board (among those given), sorted, each once."),
     # ---- queries: cards
-    "hand": _q("the house's hand, in hand order (empty for a house not in the game)."),
+    "hand": _q("the house's hand, in hand order (empty for a house not in the game). A card played in a combat "
+               "is not in it: from the moment it is chosen it is held apart, in the combat, until Combat Clean Up "
+               "(R20.1.1, R21.5.3); a vassal's hand is the cards it drew and did not play (R35.2), empty from "
+               "Combat Clean Up on (R35.4)."),
     "discard-pile": _q("the house's discard pile, in pile order."),
     "discard-piles": _q("the discard piles of the houses, house by house in the given order."),
     "weakest": _q("the printed strengths of the cards: those with the lowest, in list order."),

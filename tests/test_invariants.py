@@ -10,8 +10,8 @@ every decision point and once at the end:
   the star limit; outside a combat only (a marching army is off the board until its combat ends);
 - supply: every house fits its supply limit (R8) whenever no reconciliation is pending, which covers
   "after every supply event" and "at the end of the Westeros Phase";
-- house cards: hand + discards + removed is exactly the house's 7 cards (the played card of a combat
-  stays in hand until the clean up, so no correction is needed);
+- house cards: hand + discards + removed + the card in play is exactly the house's 7 cards (the played card
+  of a combat is held apart from the hand, in `step.combat.cards`, until the clean up);
 - tracks: each influence track is a permutation of the houses in play; the wildling threat is on the
   wildling track (0..12, even);
 - the end: every game ends with a winner, an end reason and one "victory" event citing R26.1 or R26.3
@@ -221,17 +221,22 @@ class Checker:
                 if len(sizes) > len(limits) or any(s > lim for s, lim in zip(sizes, limits, strict=False)):
                     bad.append(f"supply: {h} armies {sizes} exceed its limits {limits} (supply {level})")
 
-        # house cards: hand + discards + removed are the house's cards, each once
+        # house cards: hand + discards + removed + the card in play are the house's cards, each once (a card played
+        # in a combat is held apart from the hand until the clean up, in the combat: step.combat.cards)
+        in_play = {h: c for h, c in ((st.step.get("combat") or {}).get("cards") or {}).items() if c}
         for h in self.houses:
             hs = houses[h]
             if (h in DragonsState.of(g.state).vassals):  # vassals draw from the shared vassal deck in each combat (R35.2)
-                if hs.discards or len(hs.hand) > 3:
+                if hs.discards or len(hs.hand) > 3 or (h in in_play and in_play[h] in hs.hand):
                     bad.append(f"cards: vassal {h} holds {sorted(hs.hand)} / {sorted(hs.discards)}")
                 continue
-            if len(hs.hand) + len(hs.discards) + len(hs.removed) != HOUSE_CARDS or \
-                    sorted(hs.hand + hs.discards + hs.removed) != self.cards[h]:
+            held = hs.hand + hs.discards + hs.removed
+            if h in in_play and in_play[h] not in held:  # the clean up has not put it in a pile yet
+                held = held + [in_play[h]]
+            if len(held) != HOUSE_CARDS or sorted(held) != self.cards[h]:
                 bad.append(f"cards: {h} hand {sorted(hs.hand)} + discards {sorted(hs.discards)} + removed "
-                           f"{sorted(hs.removed)} are not its {HOUSE_CARDS} cards {self.cards[h]}")
+                           f"{sorted(hs.removed)} + in play {in_play.get(h)} are not its {HOUSE_CARDS} cards "
+                           f"{self.cards[h]}")
 
         # tracks and wildlings
         if list(st.tracks) != self.track_ids:
@@ -354,7 +359,7 @@ def test_invariants_hold_in_many_games(rules, setup, kind):
 
 def test_a_targaryen_loyalty_win_is_a_legal_end(rules):
     """R37.3: Targaryen wins at once on 7 loyalty; the checker once flagged that end as illegal."""
-    g = play_checked(rules, "mod-6p-with-targaryen", 82, "random")
+    g = play_checked(rules, "mod-6p-with-targaryen", 125, "random")
     (victory,) = [e for e in g.events if e["type"] == "victory"]
     assert (victory["rule"], g.state.winner) == ("R37.3", "targaryen")
     assert g.victory_points("targaryen") == 7
@@ -533,7 +538,9 @@ def _meaningless_decisions(rules: Rules, setup: str, seed: int, kind: str, every
     found = []
     while g.decision is not None:
         d = g.decision
-        if d.number % every == 0 and meaningless(g):
+        # a one-answer order placement is asked on purpose: skipping it would leak the house's secret placements
+        forced_placement = d.kind == "place-order" and len(d.options) == 1
+        if d.number % every == 0 and not forced_placement and meaningless(g):
             found.append(f"setup {setup}, seed {seed}, {kind} agents, decision #{d.number} ({d.kind} by {d.house}, "
                          f"rule {d.rule}): every answer of {d.options[:6]} leads to the same outcome — {d.prompt}")
         g.answer(agents[d.house].act(g, d))

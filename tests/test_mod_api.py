@@ -37,8 +37,14 @@ def test_gift_power_between_players_only(rules):
 def test_leaving_is_for_players_other_than_a_never_vassal_house(rules):
     g = new_game(rules, "mod-4p-with-targaryen", seed=3,
                  options=ModOptions(player_houses=["targaryen", "stark", "lannister", "baratheon"]))
-    with pytest.raises(IllegalDecision, match="never be a vassal"):
+    before, events, decision = g.state.canonical(), len(g.events), g.decision.to_json()
+    with pytest.raises(IllegalDecision) as refused:  # "a player other than Targaryen" (R42.5)
         g.leave("targaryen")
+    (item,) = refused.value.diagnostics.items  # one error, naming the action and the rule
+    assert (item.code, item.message) == ("illegal-action", "leave refused: targaryen never leaves the game: only a "
+                                         "player other than targaryen may leave, since its house can never be a "
+                                         "vassal (R42.5, R36.1)")
+    assert (g.state.canonical(), len(g.events), g.decision.to_json(), g.actions) == (before, events, decision, [])
     with pytest.raises(IllegalDecision, match="not a player house"):
         g.leave("arryn")
     g.leave("stark")
@@ -75,3 +81,19 @@ def test_gifts_in_a_combat_only_while_support_is_called(rules):
     g.gift_power("stark", "lannister", 1)
     g.embattled, g.decision = None, None
     g.gift_power("stark", "lannister", 1)
+
+
+def test_a_scenario_cannot_make_targaryen_leave(rules, tmp_path):
+    """The scenario's `position.leaving` follows R42.5 as `leave` does: a located error, nothing runs."""
+    from maester.interpreter.frontends.scenario import Scenario, ScenarioError, run_scenario
+
+    path = tmp_path / "leave.yaml"
+    path.write_text("name: Targaryen leaves\nsetup: mod-4p-with-targaryen\n"
+                    "players: [targaryen, stark, lannister, baratheon]\n"
+                    "position:\n  leaving: [stark, targaryen]\nstop-after: westeros\n"
+                    "expect:\n  state: {houses.stark.power: 5}\n", encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(rules, Scenario.load(path))
+    (item,) = e.value.diagnostics.items
+    assert (item.span.line, item.span.column) == (5, 20)
+    assert item.message.startswith("targaryen never leaves the game")

@@ -210,8 +210,9 @@ def decision_schema() -> dict:
             "house": {"type": "string", "description": "The house that decides (a vassal's commander for it)."},
             "kind": {"enum": [k.kind for k in _KINDS], "description": "The decision kind."},
             "prompt": {"type": "string", "description": "The question in English (not part of conformance)."},
-            "options": {"type": "array", "minItems": 2, "description": "Every legal answer. A question with one "
-                        "possible answer is never asked: the rules take it at once."},
+            "options": {"type": "array", "minItems": 1, "description": "Every legal answer. A question with one "
+                        "possible answer is never asked (the rules take it at once), except an order placement "
+                        "(`place-order`): asking it keeps the house's secret placements from showing."},
             "rule": {"type": "string", "description": "The rule id asking."},
             "info": {"type": "object", "description": "Context for agents and traces (area, card, for: the vassal "
                      "decided for, ...)."},

@@ -55,9 +55,11 @@ def same_json_type(a, b) -> bool:
 class IllegalDecision(MaesterError):
     """An answer that is not one of the legal options; the game state is unchanged."""
 
-    def __init__(self, decision: Decision | None, answer, why: str):
+    def __init__(self, decision: Decision | None, answer, why: str, action: str | None = None):
         diags = Diagnostics()
-        if decision is None:
+        if action is not None:  # a between-decision action (a gift, leaving, R42.4-R42.5), refused whole
+            diags.error("illegal-action", f"{action} refused: {why}", None)
+        elif decision is None:
             diags.error("no-decision", f"no decision is pending: {why}", None)
         else:
             shown = ", ".join(repr(o) for o in decision.options[:12])

@@ -178,12 +178,18 @@ class RulesHooks:
     def take_area(self, area: str, house: str) -> None:
         """`house` now holds `area` (R16.4, R21.5.7). Base game: nothing more (ports follow in the procedure)."""
 
+    def units_arrived(self, house: str, areas: list[str]) -> None:
+        """Units of `house` came into `areas` outside a combat (a march's moves, a defeated neutral force, a
+        placement), the event reporting it emitted; nothing else has happened since (R37.6.2). Base game:
+        nothing."""
+
     def neutral_force_defeated(self, house: str, area: str) -> None:
         """`house` defeated the neutral force of `area` (R16.5, R40.7.2). Base game: nothing more."""
 
     # ---- combat (R19-R22) ------------------------------------------------------------------------------
-    def hand_for_combat(self, house: str) -> list[str]:
-        """The house cards `house` chooses from in a combat (R20.1.1, R35.2). Base game: its hand."""
+    def hand_for_combat(self, house: str, in_play: tuple[str, ...] = ()) -> list[str]:
+        """The house cards `house` chooses from in a combat (R20.1.1, R35.2); `in_play`: the cards already
+        played in this combat (held apart from every hand). Base game: its hand."""
         return list(self.state.houses[house].hand)
 
     def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:

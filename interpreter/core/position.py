@@ -22,17 +22,15 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError
 
 from . import formats
 from .state import GameState
+from .state_upgrade import OLDEST_READ, upgrade_position
 
 if TYPE_CHECKING:
     from ..procedures.game import Game
     from .rules import Rules
 
 POSITION_FORMAT = "maester-position"
-POSITION_VERSION = 4  # 4: `end_reason` a code (state format 4); 3: the state alone is a restart point (`frames`,
-# state format 3); 2: `modules`
-# version 3 wrote `end_reason` in English; its three sentences, read as the codes they mean (`upgraded`)
-_V3_END_REASONS = (("controls ", "victory-points"), ("reaches ", None), ("most castles and strongholds after the last "
-                                                                        "round", "last-round"))
+POSITION_VERSION = 4  # 4: `end_reason` a code and the played house card out of the hand (state format 4);
+# 3: the state alone is a restart point (`frames`, state format 3); 2: `modules`. Older: state_upgrade.py
 
 # between-decision actions a player may take (R42.4 gifts, R42.5 leaving), kept with the answers
 GIFT, LEAVE = "gift", "leave"
@@ -235,33 +233,23 @@ _SHAPE: dict[str, type | tuple[type, ...]] = {
 _CHECKPOINT_SHAPE = {"state": dict, "answers": int, "events": int, "decisions": int}
 
 
-def _v3_end_reason(reason: Any) -> Any:
-    """A version 3 state's English `end_reason` as its code (version 4)."""
-    if not isinstance(reason, str):
-        return reason
-    for start, code in _V3_END_REASONS:
-        if reason.startswith(start):
-            return code or ("loyalty" if reason.endswith("(loyalty)") else "victory-points")
-    raise _fail(f"the position's end reason {reason!r} is not one version 3 wrote")
-
-
 def upgraded(doc: Any) -> Any:
-    """A version 3 position read as meant: the same, with its states' English `end_reason` as a code (the only
-    change of version 4). Any other document is returned as it is."""
+    """An older position read as meant (a copy, upgraded by state_upgrade.py); any other document as it is."""
     if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT or doc.get("version") != 3:
         return doc
     doc = json.loads(json.dumps(doc))
-    states = [doc.get("state")] + [c.get("state") for c in doc.get("checkpoints") or [] if isinstance(c, dict)]
-    for st in states:
-        if isinstance(st, dict) and "end_reason" in st:
-            st["end_reason"] = _v3_end_reason(st["end_reason"])
-    doc["version"] = POSITION_VERSION
-    return doc
+    try:
+        return upgrade_position(doc, 3)
+    except ValueError as e:
+        raise _fail(str(e)) from None
 
 
 def _check_shape(doc: Any) -> None:
     if not isinstance(doc, dict) or doc.get("format") != POSITION_FORMAT:
         raise _fail("this is not a maester position", "positions are written by `maester play --save FILE`")
+    if isinstance(doc.get("version"), int) and not isinstance(doc["version"], bool) \
+            and OLDEST_READ <= doc["version"] < POSITION_VERSION:
+        upgrade_position(doc, doc["version"])  # read as it was meant (state_upgrade.py)
     if doc.get("version") != POSITION_VERSION:
         raise _fail(f"position version {doc.get('version')!r} is not supported (this maester reads "
                     f"version {POSITION_VERSION})")

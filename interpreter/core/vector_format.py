@@ -55,8 +55,9 @@ def _question(answer_meaning: str) -> dict:
                                                    "(interpreter/core/decision_kinds.py; decision.schema.json)."},
             "rule": {"type": "string", "description": "The rule id that asks (a card's effect cites its card's "
                                                       "rule)."},
-            "options": {"type": "array", "minItems": 2, "description": "Every legal answer, as a set (order is not "
-                        "compared). A question with one possible answer is never asked."},
+            "options": {"type": "array", "minItems": 1, "description": "Every legal answer, as a set (order is not "
+                        "compared). A question with one possible answer is never asked, except an order placement "
+                        "(`place-order`, docs/effects.md: Questions not asked)."},
             "events_before": {"type": "integer", "minimum": 0,
                               "description": "How many events of `expected.events` happened before this question "
                                              "was asked: a checker compares those first."},

@@ -42,6 +42,8 @@ IF = cursor.frame_kind("effect.if", "An `if` statement is running one of its bra
 FOR = cursor.frame_kind("effect.for", "A `for` loop is running its body", "",
                         items=("list", "the items, evaluated when the loop began"),
                         next=("int", "the 0-based item whose body runs now"))
+# the kinds of questions the engine skips here (core/skips.py), asked anyway with the debug switch
+DOES_NOTHING, VOID_PURCHASE, IDENTICAL_UNITS = "does-nothing", "void-purchase", "identical-units"
 CHOOSE = cursor.frame_kind("effect.choose", "A `choose` statement: picks are asked one at a time, then the body "
                            "runs for each pick", "",
                            by=("value", "the house that chooses"), count=("int", "how many picks are asked"),
@@ -413,19 +415,27 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     """Ask `count` picks one at a time (the options left kept in the frame), then run the body for each pick."""
     restored = cursor.restarting(g)
     f = cursor.enter(g, CHOOSE, by=None, count=0, options=[], picks=[], running=0)
+    marked = None  # the debug switch asks a question the engine would skip: its kind (core/skips.py)
     if not restored:
         f["by"] = ev(g, st["by"], sc)
         f["count"] = ev(g, st["count"], sc) if "count" in st else 1
         f["options"] = _plain(list(ev(g, st["from"], sc)))
         if _does_nothing(g, [st], sc):
-            # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
-            cursor.leave(g, f)
-            return
+            if g.skips(DOES_NOTHING):
+                # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
+                cursor.leave(g, f)
+                return
+            marked = DOES_NOTHING
     by, distinct, picks = f["by"], st.get("distinct", False), f["picks"]
     while not f["running"] and len(picks) < f["count"] and f["options"]:  # fewer than asked: what there is (R0.6)
-        unique = _one_of_each_piece(g, sc, sorted({_as_option(o) for o in f["options"]}, key=str))
+        every = sorted({_as_option(o) for o in f["options"]}, key=str)
+        unique = _one_of_each_piece(g, sc, every) if g.skips(IDENTICAL_UNITS) else every
+        if marked is None and len(unique) == len(every) and len(_one_of_each_piece(g, sc, every)) < len(every):
+            marked = IDENTICAL_UNITS
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
-                                   card=sc.card, name=st["choose"], source=st.get("at", ""))
+                                   card=sc.card, name=st["choose"], source=st.get("at", ""),
+                                   **({"skip": marked} if marked else {}))
+        marked = None if marked == IDENTICAL_UNITS else marked
         picks.append(pick)
         if distinct:
             f["options"] = [o for o in f["options"] if _as_option(o) != pick]
@@ -461,13 +471,15 @@ def _may(g: Game, st: dict, sc: Scope) -> Proc:
         cost = ev(g, st["pay"], sc) if "pay" in st else 0
         able = (("condition" not in st or ev(g, st["condition"], sc))
                 and by is not None and by in g.state.houses and g.state.houses[by].power >= cost)
-        if able and "else" not in st and _does_nothing(g, st["body"], sc):
+        void = able and "else" not in st and _does_nothing(g, st["body"], sc)
+        why = (VOID_PURCHASE if cost else DOES_NOTHING) if void else None
+        if why and g.skips(why):
             able = False  # "yes" could do nothing: no question that cannot change the outcome
         taken = False
         if able:
             prompt = f"{by}: {'pay ' + str(cost) + ' power to ' if cost else ''}use {sc.card or 'the effect'}?"
             taken = (yield from g.choose(by, "may", prompt, ["yes", "no"], sc.rule, card=sc.card, cost=cost,
-                                         source=st.get("at", ""))) == "yes"
+                                         source=st.get("at", ""), **({"skip": why} if why else {}))) == "yes"
         if taken and cost:
             if sc.card is not None:
                 traced(g, (sc.card, st.get("at", "")), g.discard_power, by, cost, sc.rule, f"cost of {sc.card}")

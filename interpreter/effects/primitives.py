@@ -78,7 +78,7 @@ def _destroy_unit(g, sc, a, st):
 def _destroy_units(g, sc, a, st):
     house, count = a["house"], a["count"]
     by = a.get("by") or house
-    f = cursor.enter(g, REPEAT, done=0, areas=a.get("in") or None)
+    f = cursor.enter(g, REPEAT, done=0, areas=a.get("in"))  # None: anywhere; [] (computed): nowhere
     while f["done"] < count:
         areas = f["areas"]
         candidates = [unit_ref(area, i) for area in g.state.areas_of(house)
@@ -155,7 +155,7 @@ def _place_units(g, sc, a, st):
         kinds = [k for k in kinds if g.available_units(house, k) > 0]
         options = []
         for kind in kinds:
-            for area in run_procedure("placement-areas")(g, house, kind, a.get("in") or None):
+            for area in run_procedure("placement-areas")(g, house, kind, a.get("in")):
                 options.append(f"{kind}:{area}")
         if not options:
             break
@@ -164,6 +164,7 @@ def _place_units(g, sc, a, st):
         kind, area = pick.split(":")
         g.state.add_unit(area, house, kind)
         g.emit("place", sc.rule, f"{house} places a {kind} in {area}", house=house, area=area, kind=kind)
+        g.units_arrived(house, [area])  # outside a combat a rules module may act on it at once (R37.6.2)
         f["done"] += 1
     cursor.leave(g, f)
 
@@ -291,7 +292,7 @@ def _adjust_supply(g, sc, a, st):
 
 @handler("muster")
 def _muster(g, sc, a, st):
-    yield from run_procedure("muster")(g, a["house"], a.get("in") or None, sc.rule or "R9")
+    yield from run_procedure("muster")(g, a["house"], a.get("in"), sc.rule or "R9")  # [] musters nowhere
 
 
 @handler("collect-power")
@@ -615,7 +616,7 @@ def _order_areas(g, sc, a):
 
 @query("unused-orders")
 def _unused_orders(g, sc, a):
-    among = a.get("among") or None
+    among = a.get("among")  # absent: any token; an empty list: none
     return sorted({o for o in run_procedure("unused-tokens")(g, a["house"]) if among is None or o in among})
 
 
@@ -652,7 +653,7 @@ def _units(g, sc, a):
     houses = [a["house"]] if a.get("house") else list(g.state.houses)
     out = []
     for area, army in sorted(g.state.units.items()):
-        if army["house"] not in houses or (a.get("in") and area not in a["in"]):
+        if army["house"] not in houses or (a.get("in") is not None and area not in a["in"]):
             continue
         for i, u in enumerate(army["units"]):
             if a.get("kind") is None or u[0] == a["kind"]:

@@ -504,6 +504,9 @@ class Scenario:
             ms.discount_holder = p["loan-discount-holder"]
         for i, h in enumerate(p.get("leaving") or []):
             ids.house(h, ("position", "leaving", i))
+            if rules.house(h).get("never_vassal"):  # "a player other than Targaryen" (R42.5), as `Game.leave`
+                raise self.fail(f"{h} never leaves the game: only a player other than {h} may leave (R42.5, "
+                                "R36.1)", ("position", "leaving", i), "leave it out of position.leaving")
         for i, o in enumerate(p.get("forbidden-orders") or []):
             ids.known(o, set(rules.bundle["orders"]) | {r["type"] for r in rules.bundle["orders"].values()},
                       "order or order type", ("position", "forbidden-orders", i))
@@ -644,7 +647,7 @@ class Step:
     event: dict | None = None
     decision: Decision | None = None
     answer: object = None
-    source: str = ""  # "script", "default", "first"
+    source: str = ""  # "script", "default", "first", "single"
 
 
 @dataclass
@@ -660,6 +663,14 @@ class Result:
     def ok(self) -> bool:
         return (self.error is None or self.error_expected) and all(ok for ok, _ in self.checks)
 def _answer_for(sc: Scenario, d: Decision, script: list):
+    if len(d.options) == 1:
+        # one legal answer: taken at once, as the engine takes it everywhere but in order placement, where it is
+        # asked so that the others learn nothing of the house's secret placements (docs/scenarios.md); only an
+        # entry naming its kind answers it
+        entry = script[0] if script else None
+        if not (isinstance(entry, dict) and entry.get("kind") == d.kind
+                and entry.get("house") in (None, d.house) and entry.get("for") in (None, d.info.get("for", d.house))):
+            return d.options[0], "single"
     if script:
         entry = script[0]
         if isinstance(entry, dict) and "answer" in entry:
@@ -868,7 +879,8 @@ def explain_lines(result: Result) -> list[str]:
             lines.append(f"#{e['n']:<4} r{e['round']} {e['phase']:<8} {e['rule']:<16} {e['text']}{origin}")
         elif step.decision is not None:
             d = step.decision
-            how = {"script": "", "default": " (default)", "first": " (first option)"}.get(step.source, "")
+            how = {"script": "", "default": " (default)", "first": " (first option)",
+                   "single": " (the only answer)"}.get(step.source, "")
             answer = "—" if step.answer is None else step.answer
             origin = f"  ⟨{d.info['card']} @ {d.info['source']}⟩" if d.info.get("source") else ""
             lines.append(f"      decision #{d.number} {d.house} {d.kind} [{d.rule}]: {answer}{how} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..effects import _nothing, handler, query
+from ..effects.evaluator import VOID_WHEN
 from .state import DragonsState
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ def add_loyalty(g: Game, area: str, n: int, rule: str) -> None:
     if ms.loyalty[area] <= 0:
         del ms.loyalty[area]
     g.emit("loyalty", rule, f"{'+' if n > 0 else ''}{n} loyalty token(s) in {area}", area=area)
+    if n > 0 and hasattr(g, "gain_loyalty_now"):  # gained at once in a loyalty house's area (R37.6.2)
+        g.gain_loyalty_now()
 
 
 @query("loyalty-areas")
@@ -69,6 +72,11 @@ def _move_loyalty(g, sc, a, st):
         add_loyalty(g, a["from"], -1, sc.rule)
         add_loyalty(g, a["to"], 1, sc.rule)
     return _nothing()
+
+
+# a move from an area without a token does nothing (e.g. undoing a move whose token was gained at once, R37.6.2):
+# an optional effect that would only do that is not offered
+VOID_WHEN["move-loyalty"] = lambda g, sc, a: DragonsState.of(g.state).loyalty.get(a["from"], 0) <= 0
 
 
 @handler("improve")

@@ -129,9 +129,10 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
     def leave(self, house: str) -> None:
         """A player leaves the game: from the next round its house is a vassal (R42.5)."""
         if house not in self.state.houses or self.is_vassal(house):
-            raise IllegalDecision(None, house, f"'{house}' is not a player house of this game")
-        if self.rules.house(house).get("never_vassal"):
-            raise IllegalDecision(None, house, f"{house} can never be a vassal (R36.1)")
+            raise IllegalDecision(None, house, f"'{house}' is not a player house of this game", action=LEAVE)
+        if self.rules.house(house).get("never_vassal"):  # "a player other than Targaryen" (R42.5)
+            raise IllegalDecision(None, house, f"{house} never leaves the game: only a player other than {house} "
+                                  "may leave, since its house can never be a vassal (R42.5, R36.1)", action=LEAVE)
         if house not in self.mod_state.leaving:
             self.mod_state.leaving.append(house)
             self.record_action({"type": LEAVE, "house": house})

@@ -89,6 +89,24 @@ class LoyaltyRules:
                           f"{house} reaches {need} victory points and wins", house=house)
                 raise GameOver
 
+    def gain_loyalty_now(self) -> None:
+        """A token came into an area a loyalty house controls, or such a house took an area holding tokens:
+        outside a combat they are gained before anything else happens (R37.6.1, R37.6.2, as printed, not the
+        reference implementation's end-of-march check, D30); during a combat the check waits for its end
+        (`combat_over`)."""
+        if self.embattled is None:
+            self.gain_loyalty()
+
+    def units_arrived(self, house: str, areas: list[str]) -> None:
+        super().units_arrived(house, areas)
+        if any(self.mod_state.loyalty.get(a) for a in areas):
+            self.gain_loyalty_now()
+
+    def combat_over(self, combat) -> None:
+        """After Combat Clean Up the tokens that came under a loyalty house's control meanwhile are gained."""
+        super().combat_over(combat)
+        self.gain_loyalty()
+
     def gain_loyalty(self) -> None:
         """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6)."""
         for house in self.turn_order:

@@ -77,20 +77,21 @@ class VassalRules:
         elif self.embattled is not None and (self.decision is None or self.decision.kind != "support"):
             problems.append("during a combat power may be gifted only in the Call for Support step (R42.4.2)")
         if problems:
-            raise IllegalDecision(None, amount, problems[0])
+            raise IllegalDecision(None, amount, problems[0], action=GIFT)
         self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")
         self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
         self.record_action({"type": GIFT, "from": giver, "to": receiver, "amount": amount})
 
     # ---- vassals in combat (R35) --------------------------------------------------------------------------
-    def hand_for_combat(self, house: str) -> list[str]:
+    def hand_for_combat(self, house: str, in_play: tuple[str, ...] = ()) -> list[str]:
         if not self.is_vassal(house):
-            return super().hand_for_combat(house)
+            return super().hand_for_combat(house, in_play)
         hs = self.state.houses[house]
         if not hs.hand:
             deck_set = self.game_rec.get("vassal_card_set")
             deck = [c for c, rec in sorted(self.rules.bundle["house_cards"].items()) if rec["set"] == deck_set]
-            taken = {c for h in self.mod_state.vassals for c in self.state.houses[h].hand}
+            # another vassal's hand and the card it played are not in the deck (R35.2: "the 4 remaining")
+            taken = {c for h in self.mod_state.vassals for c in self.state.houses[h].hand} | set(in_play)
             deck = [c for c in deck if c not in taken]
             self.rng.shuffle(deck)
             hs.hand = deck[: self.game_rec["vassal_hand_size"] or 0]
@@ -100,7 +101,10 @@ class VassalRules:
 
     def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
         if self.is_vassal(house):
-            return  # vassal cards go back to their deck after the combat (R35.4)
+            # in Combat Clean Up, when played cards go to the discards (R21.5.3), all 7 vassal cards go back to
+            # their deck (R35.4): from now on (the after-combat abilities included) the vassal has no hand
+            self.state.houses[house].hand = []
+            return
         super().discard_played(house, card, keep, removed)
 
     def combat_over(self, combat) -> None:
@@ -110,6 +114,7 @@ class VassalRules:
                 hs.hand, hs.discards = [], []  # every vassal card goes back into the vassal deck (R35.4)
         if combat.winner and self.is_vassal(combat.winner):
             self.gain_power(self.commander_of(combat.winner), 1, "R35.5", f"its vassal {combat.winner} wins")
+        super().combat_over(combat)  # the other rules of the module (loyalty gains, R21.5.7)
 
     def blade_user(self, holder: str) -> str:
         return holder

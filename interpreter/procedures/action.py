@@ -49,12 +49,15 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 if not areas:
                     continue
                 cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
-                if order_type == "consolidate-power" and _independent(g, areas):
-                    area = areas[0]  # which goes first changes nothing: no question
+                # which goes first changes nothing only when no other house acts in between (R15.2)
+                free = (order_type == "consolidate-power" and len(areas) > 1 and _independent(g, areas)
+                        and not _others_to_act(g, house, order_type, areas))
+                if free and g.skips(CONSOLIDATE_ORDER):
+                    area = areas[0]  # no question: the house resolves them one after another, in area order
                 else:
                     area = yield from g.choose(house, f"resolve-{order_type}",
                                                f"{house}: which {order_type} order to resolve?", areas, "R15.2",
-                                               house=house)
+                                               house=house, **({"skip": CONSOLIDATE_ORDER} if free else {}))
                 turn = cursor.enter(g, TURN, area=area, order=st.orders[area]["order"])
             combats = g.combats
             yield from resolve(g, house, turn["area"], turn["order"])
@@ -64,6 +67,26 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 g.reached(f"combat {g.combats}")
         if not acted:
             return
+
+
+CONSOLIDATE_ORDER = "consolidate-order"  # the skip kind (core/skips.py)
+
+
+def _others_to_act(g: Game, house: str, order_type: str, areas: list[str]) -> bool:
+    """May another house's turn, coming between two of this house's orders, change what they yield? Only a port's
+    yield depends on the board (no enemy ship in its sea, R18.2.2), and only an order that may put units on the
+    board changes it (a special Consolidate Power in a castle area, a muster order, an Iron Bank loan)."""
+    if not any(g.board.area(a).is_port for a in areas):
+        return False
+    for area, o in g.state.orders.items():
+        if o["house"] == house or not g.resolves_in_step(o, order_type):
+            continue
+        rec = g.rules.order(o["order"])
+        plain = rec["type"] == "consolidate-power" and rec.get("resolves_at") in (None, "consolidate-power") and \
+            not (rec["star"] and g.board.area(area).is_land and g.castle_level(area) != "none")
+        if not plain:
+            return True
+    return False
 
 
 def _independent(g: Game, areas: list[str]) -> bool:
@@ -403,6 +426,7 @@ def _move_out(g: Game, house: str, origin: str, f: dict, combat_dest: str | None
     moved = ", ".join(f"{k}->{d}" for k, d in moves)
     g.emit("march", "R16.1", f"{house} marches from {origin}: {moved}", house=house, area=origin)
     _abandoned_port(g, origin)
+    g.units_arrived(house, [d for _, d in moves if d != combat_dest])
     if combat_dest is None:
         f["stage"] = AFTER
         return
@@ -514,6 +538,7 @@ def _attack_neutral_force(g: Game, c: Combat) -> Proc:
         g.emit("neutral-force", "R25.3", f"{house} ({strength}) defeats the neutral force in {area} ({need})",
                house=house, area=area)
         g.neutral_force_defeated(house, area)
+        g.units_arrived(house, [area])
     else:
         for u in c.attacking:
             st.add_unit(c.origin, house, u[0], u[1])

@@ -210,6 +210,7 @@ class Combat:
         if card is None:
             return
         g.emit("cancel", rule, f"{house}'s {card} is cancelled and goes back to its hand", house=house, card=card)
+        g.state.houses[house].hand.append(card)
         self.cards[house] = None
         self.returned[house] = card
 
@@ -217,14 +218,12 @@ class Combat:
         card = self.cards.get(house)
         if card is None:
             return
-        hs = g.state.houses[house]
-        hs.hand.remove(card)
-        hs.discards.append(card)
+        g.state.houses[house].discards.append(card)  # from play: it was never back in the hand
         self.cards[house] = None
         g.emit("cards", rule, f"{house} discards its revealed {card}", house=house, card=card)
 
     def reveal_another(self, g: Game, house: str, random: bool, rule: str) -> Proc:
-        hand = list(g.hand_for_combat(house))
+        hand = list(g.hand_for_combat(house, self.in_play()))
         returned = self.returned.get(house)
         options = hand if random else [c for c in hand if c != returned]
         if not options:
@@ -236,8 +235,19 @@ class Combat:
         else:
             pick = yield from g.choose(house, "house-card", f"{house}: reveal another house card", sorted(options),
                                        rule, area=self.area)
-        self.cards[house] = pick
+        self.play(g, house, pick)
         g.emit("reveal", rule, f"{house} reveals {pick}", house=house, card=pick)
+
+    def play(self, g: Game, house: str, card: str | None) -> None:
+        """The card is played: from now until Combat Clean Up it is held apart from the hand (R20.1.1), in the
+        combat (`step.combat.cards` of the state); effects that read or discard from the hand never see it."""
+        self.cards[house] = card
+        hand = g.state.houses[house].hand
+        if card is not None and card in hand:
+            hand.remove(card)
+
+    def in_play(self) -> tuple[str, ...]:
+        return tuple(c for c in self.cards.values() if c is not None)
 
     # ---- board changes during combat
     def is_protected(self, g: Game, house: str, skull: bool = False) -> bool:
@@ -485,9 +495,9 @@ def _house_cards(g: Game, c: Combat) -> Proc:
     for i in range(f["next"], len(sides)):
         house = sides[i]
         f["next"] = i
-        hand = sorted(g.hand_for_combat(house))
-        c.cards[house] = (yield from g.choose(house, "house-card", f"{house}: choose a house card for the combat "
-                                              f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None
+        hand = sorted(g.hand_for_combat(house, c.in_play()))
+        c.play(g, house, (yield from g.choose(house, "house-card", f"{house}: choose a house card for the combat "
+                                              f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None)
     g.emit("reveal", "R20.1.1", f"{c.attacker} plays {c.cards[c.attacker]}, {c.defender} plays "
            f"{c.cards[c.defender]}", cards=dict(c.cards))
     cursor.leave(g, f)

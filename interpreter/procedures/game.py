@@ -23,6 +23,7 @@ from ..core.extensions import RulesHooks
 from ..core.position import Checkpoint
 from ..core.rng import Rng, seed_state
 from ..core.rules import Rules
+from ..core.skips import skip_kind
 from ..core.state import GameState, HouseState
 from .phases import action_phase, planning_phase, westeros_phase
 
@@ -61,6 +62,9 @@ class Options:
     max_decisions: int = 1_000_000  # a safety net for runaway agents
     stop_after: str | None = None  # PHASE_STOPS, ACTION_STOPS or "combat N": end the run there (scenarios)
     rounds: int | None = None  # a shorter game (experiments, agents): end after this round as after the last (R26.2)
+    # a debug switch: ask every question the engine would skip as unable to change anything (core/skips.py), its
+    # decision marked `info["skip"]`, so a test can branch every answer there (tests/test_skips.py)
+    ask_skipped: bool = False
 
 
 _RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (rules modules)
@@ -170,6 +174,11 @@ class Game(RulesHooks):
         d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
         self._count += 1
         return d
+
+    def skips(self, kind: str) -> bool:
+        """Does the engine skip this question (a declared kind of core/skips.py)? Not with `ask_skipped`."""
+        skip_kind(kind)
+        return not self.options.ask_skipped
 
     def choose(self, decider: str, kind: str, prompt: str, options: list, rule: str = "", **info):
         """Ask only when there is a real choice: one option is taken at once (no decision recorded)."""
@@ -698,15 +707,16 @@ class Game(RulesHooks):
 
     # ---- house cards ----------------------------------------------------------------------------------
     def discard_to_pile(self, house: str, card: str, keep: bool = False) -> None:
-        """A played card goes to its house's discards, or stays in hand when a card says so (R21.5.3)."""
+        """A played card, held apart from the hand since it was chosen, goes to its house's discards, or back
+        into the hand when a card says so (R21.5.3); then the hand refresh (R21.5.4)."""
         hs = self.state.houses[house]
-        if card not in hs.hand:
-            return
+        if card in hs.hand or card in hs.discards or card in hs.removed:
+            return  # an effect already put it somewhere
         if keep:
+            hs.hand.append(card)
             with self.origin_of(("keep", house)):
                 self.emit("cards", "R21.5.3", f"{house} keeps {card} in its hand", house=house, card=card)
             return
-        hs.hand.remove(card)
         hs.discards.append(card)
         self.refresh_hand(house, keep=card)
 

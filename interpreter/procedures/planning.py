@@ -150,8 +150,10 @@ def assign_orders(g: Game) -> Proc:
             if len(areas) - k > room:
                 options = [*options, NONE]
             f["next"] = k
-            token = yield from g.choose(house, "place-order", f"{house}: order for {area}", options, "R13.2.1",
-                                        area=area)
+            # asked even with a single legal token: whether a token is forced depends on the house's secret
+            # placements, so skipping it would show the others (who is asked next, how many face-down tokens
+            # lie on the board) what it placed before the reveal (R13.2: orders are placed in secret)
+            token = yield g.ask(house, "place-order", f"{house}: order for {area}", options, "R13.2.1", area=area)
             if token == NONE:
                 g.emit("no-order", "R13.2.4", f"{house} leaves {area} without an order (too few legal tokens)",
                        house=house, area=area)

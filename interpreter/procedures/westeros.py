@@ -158,6 +158,9 @@ def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str
     return revealed
 
 
+FIXED_PLACE = "fixed-place"  # the skip kind (core/skips.py)
+
+
 def _rank(g: Game, out: list[str], bids: dict[str, int], decider: str, rule: str, what: str) -> Proc:
     """Order houses by bid, highest first; the decider orders tied houses (R10.4, R11.6.4). `out` (the frame's)
     holds the houses placed so far: a restart goes on after them."""
@@ -165,9 +168,12 @@ def _rank(g: Game, out: list[str], bids: dict[str, int], decider: str, rule: str
         tied = [h for h in g.turn_order if bids.get(h) == amount and h not in out]
         fixed = [h for h in tied if g.keeps_last_place(h)]  # last whatever is decided (R36.2): never asked
         tied = [h for h in tied if h not in fixed]
+        marked = {}
+        if fixed and len(tied) == 1 and not g.skips(FIXED_PLACE):  # the debug switch asks it anyway, marked
+            tied, fixed, marked = tied + fixed, [], {"skip": FIXED_PLACE}
         while len(tied) > 1:
             pick = yield from g.choose(decider, "break-tie", f"{decider}: who of {', '.join(tied)} (bid {amount}) "
-                                       f"goes first {what}?", tied, rule, tied=list(tied))  # `tied` shrinks below
+                                       f"goes first {what}?", tied, rule, tied=list(tied), **marked)  # shrinks
             out.append(pick)
             tied.remove(pick)
         out.extend(tied + fixed)
