@@ -68,3 +68,27 @@ def test_the_map_keeps_the_printed_geography(rules):
     for area in board.areas:
         x, y = found.anchors[area.id]
         assert abs(x - area.at[0]) + abs(y - area.at[1]) < 80, area.id
+
+
+def test_a_board_a_variant_defines_draws_too(tmp_path, monkeypatch):
+    """Any board with positions draws: here five areas round a lake, one border to route round it."""
+    from maester.interpreter.core.board import Area, Board
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # computed here, not read from a cache
+
+    def area(ident: str, kind: str, x: int, y: int) -> Area:
+        return Area(ident, ident.title(), kind, "westeros", "none", 0, 0, None, None, None, False, False, False,
+                    None, None, [x, y])
+
+    areas = [area("north", "land", 200, 50), area("east", "land", 350, 200), area("south", "land", 200, 350),
+             area("west", "land", 50, 200), area("lake", "sea", 200, 200)]
+    # a ring, the lake in the middle bordering all but the east, and north-south, whose straight line runs
+    # right over the lake's position: it is nudged or bent away
+    borders = [("north", "east"), ("east", "south"), ("south", "west"), ("west", "north"), ("lake", "north"),
+               ("lake", "south"), ("lake", "west"), ("north", "south")]
+    board = Board("tiny", areas, borders)
+    found = shapes(board, {a.id: tuple(a.at) for a in areas})
+    for a, b in itertools.combinations(sorted(found.regions), 2):
+        touching = shared_length(found.regions[a], found.regions[b]) >= MIN_SHARED
+        assert touching == board.graph.has_edge(a, b), (a, b)
+        assert found.regions[a].intersection(found.regions[b]).area < 1e-3

@@ -168,3 +168,10 @@ def test_the_whole_board_fits_a_laptop_screen_and_zooms(browser, tmp_path, width
     page.locator("#zoom-fit").click()
     assert page.locator('#labels text.label[data-area="winterfell"]').bounding_box() == before
     page.close()
+
+
+def test_the_area_a_line_names_is_outlined_on_the_map(page, tmp_path):
+    page.goto(make_view(A10, tmp_path / "a10.html").as_uri())
+    page.locator("#next-combat").click()  # the combat at Winterfell
+    outline = page.locator("#focus-region")
+    assert outline.get_attribute("href") == "#shape-winterfell" and outline.is_visible()

@@ -71,7 +71,18 @@ def test_the_side_panel_names_each_house_s_discarded_cards(pack_log, tmp_path):
     assert any(hs.discards for hs in last.houses.values())
     for house, hs in last.houses.items():
         if hs.discards:
-            row = re.search(rf'<text class="discards"[^>]*data-house="{house}"[^>]*>([^<]*)</text>', svg)
-            assert row, house
+            rows = re.findall(rf'<text class="discards(?:-more)?"[^>]*data-house="{house}"[^>]*>([^<]*)</text>', svg)
+            assert rows, house
             names = [timeline.rules.bundle["house_cards"][c]["name"] for c in hs.discards]
-            assert row.group(1) == f"{house}: " + ", ".join(names).replace("'", "&#x27;")
+            said = " ".join(r.strip() for r in rows)
+            assert said == f"{house}: " + ", ".join(names).replace("'", "&#x27;")
+            assert all(len(r) <= 64 + 20 for r in rows)  # wrapped to the panel (escapes aside)
+
+
+def test_a_long_discard_list_wraps_without_cutting_a_name():
+    from maester.tools.render_panel import _wrap
+
+    names = ["Lysa Arryn", "Bronze Yohn Royce", "Harry Hardyng", "Ser Vardis Egen", "Godric Borrell", "Anya Waynwood"]
+    lines = _wrap("arryn: ", names, 40)
+    assert lines == ["arryn: Lysa Arryn, Bronze Yohn Royce,", "    Harry Hardyng, Ser Vardis Egen,",
+                     "    Godric Borrell, Anya Waynwood"]

@@ -83,8 +83,11 @@ def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) ->
     if discarded:  # discards are face up (R20.5): everyone knows which cards a house has left
         text("House cards discarded", "title", 13, True)
         for h, cards in discarded:
-            names = ", ".join(str(rules.bundle["house_cards"].get(c, {}).get("name", c)) for c in cards)
-            text(f"{h}: {names}", "discards", 11, house=h, count=len(cards))
+            names = [str(rules.bundle["house_cards"].get(c, {}).get("name", c)) for c in cards]
+            lines = _wrap(f"{h}: ", names, DISCARD_LINE)
+            text(lines[0], "discards", 11, house=h, count=len(cards))
+            for more in lines[1:]:  # the panel is narrow: a long list goes on, indented
+                text(more, "discards-more", 11, house=h)
     if st.blade_used or st.raven_used:
         text("used this round: " + ", ".join(n for n, used in (("Valyrian Steel Blade", st.blade_used),
                                                                ("Messenger Raven", st.raven_used)) if used),
@@ -110,6 +113,22 @@ def panel(frame: Frame, game: Game, caption: str, combat: dict | None = None) ->
     rows.append(_legend(x0, max(y + 10, frame.height - 175)))
     rows.append("</g>")
     return rows
+
+
+DISCARD_LINE = 64  # characters of a discards line that fit the panel at 11 units
+
+
+def _wrap(head: str, names: list[str], width: int) -> list[str]:
+    """`head` and the names, comma-separated, in lines of at most `width` characters (a name is never cut)."""
+    lines, line = [], head
+    for i, name in enumerate(names):
+        piece = name + ("," if i < len(names) - 1 else "")
+        if len(line) + len(piece) > width and line.strip() and line != head:
+            lines.append(line.rstrip())
+            line = "    "
+        line += piece + " "
+    lines.append(line.rstrip())
+    return lines
 
 
 def _legend(x0: int, y: int) -> str:

@@ -98,6 +98,7 @@ def frame_of(board: Board) -> Frame:
     bottom = max(y for _, y in pos.values()) + MARGIN
     essos = [pos[a.id][0] for a in board.areas if a.side == "essos"]
     essos_left = min(essos) - 70 if essos else None
-    right = max(right, int(max(g.bounds[2] for g in regions.regions.values())) + 20)
-    bottom = max(bottom, int(max(g.bounds[3] for g in regions.regions.values())) + 20)
+    drawn = [g.bounds for g in regions.regions.values() if not g.is_empty]
+    right = max(right, int(max((b[2] for b in drawn), default=0)) + 20)
+    bottom = max(bottom, int(max((b[3] for b in drawn), default=0)) + 20)
     return Frame(board, pos, right + PANEL_WIDTH, max(bottom, 1100), right, essos_left, regions)

@@ -116,6 +116,7 @@ main { flex: 1 1 auto; min-height: 0; display: flex; gap: 8px; padding: 8px; }
 #trace .rule { color: #7b241c; margin-right: 4px; }
 #trace .n { color: #888; margin-right: 4px; }
 #focus-ring { fill: none; stroke: #e74c3c; stroke-width: 5; pointer-events: none; }
+#focus-region { fill: none; stroke: #e74c3c; stroke-width: 5; stroke-linejoin: round; pointer-events: none; }
 kbd { background: #eee; color: #000; border-radius: 3px; padding: 0 3px; font-size: 11px; }
 #help { font-size: 11px; color: #ddd; }
 """
@@ -170,6 +171,10 @@ slider.max = String(last);
 const ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
 ring.id = "focus-ring";
 $("labels").append(ring);
+// on a map, the area's whole region is outlined too (the ring marks where its pieces are)
+const outline = document.createElementNS("http://www.w3.org/2000/svg", "use");
+outline.id = "focus-region";
+$("labels").append(outline);
 
 function text(tag, cls, content) {
   const el = document.createElement(tag);
@@ -226,6 +231,9 @@ function show(k) {
   const area = step > 0 ? data.trace[step - 1].area : null;
   const marker = area ? document.querySelector('circle.marker[data-area="' + area + '"]') : null;
   ring.style.display = marker ? "" : "none";
+  const shape = area ? document.getElementById("shape-" + area) : null;
+  outline.style.display = shape ? "" : "none";
+  if (shape) outline.setAttribute("href", "#shape-" + area);
   if (marker) {
     ring.setAttribute("cx", marker.getAttribute("cx"));
     ring.setAttribute("cy", marker.getAttribute("cy"));
