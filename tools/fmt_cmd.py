@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from maester.dsl.compile import CONTENT_SUFFIX, find_sources
-from maester.dsl.diagnostics import Diagnostics, Span
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.dsl.files import name_problem, write_file
 from maester.dsl.fmt import FormatError, format_text
 
 STDIN = "-"
@@ -22,13 +23,6 @@ def _say(text: str) -> None:
 def _report(diags: Diagnostics) -> None:
     for d in diags:
         _say(d.format())
-
-
-def _write(path: Path, text: str) -> None:
-    """Replace the file in one step: an interrupted run never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.fmt-tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
-    tmp.replace(path)
 
 
 def fmt(
@@ -54,7 +48,10 @@ def fmt(
     files: list[Path] = []
     for target in targets:
         p = Path(target)
-        if not p.exists():
+        problem = name_problem(p)
+        if problem:
+            diags.error("name-too-long", problem, Span(target[:60] + "...", 0, 0), "use a shorter name")
+        elif not p.exists():
             diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
         elif p.is_file() and p.suffix != CONTENT_SUFFIX:
             diags.error("not-content", f"{p} is not a content file", Span(str(p), 0, 0),
@@ -82,7 +79,12 @@ def fmt(
         if check:
             typer.echo(f"would reformat {f}")
         else:
-            _write(f, formatted)
+            try:
+                write_file(f, formatted)  # whole or not at all: a full disk or a read-only folder leaves it
+            except MaesterError as e:
+                diags.extend(e.diagnostics)
+                unformatted.pop()
+                continue
             typer.echo(f"reformatted {f}")
     _report(diags)
     n = len(unformatted)

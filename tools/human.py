@@ -19,6 +19,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from maester.dsl.diagnostics import MaesterError
+from maester.dsl.files import write_file
 from maester.interpreter.core.decision_kinds import DECISION_KINDS
 from maester.interpreter.core.decisions import Decision
 from maester.interpreter.mod.state import DragonsState
@@ -170,11 +172,12 @@ class HumanSeat:
                 self.write(f"'{line}' is not an answer: type a number from 1 to {len(d.options)}, or help")
 
     def save(self, game: Game, path: Path | None) -> None:
+        """The seat's `save` command: a failure is said, and the person may try another file."""
         target = path or self.save_to or Path("maester-save.json")
         try:
-            target.write_text(json.dumps(game.to_state()) + "\n", encoding="utf-8")
-        except OSError as e:
-            self.write(f"cannot save to {target}: {e.strerror}")
+            save_position(game, target)
+        except MaesterError as e:
+            self.write(e.diagnostics.items[0].message if e.diagnostics.items else f"cannot save to {target}")
             return
         self.write(f"saved to {target}; resume with: maester play --resume {target}")
 
@@ -189,12 +192,16 @@ class HumanSeat:
         target = Path(where or "maester-board.svg")
         face_down = game.state.phase == "planning"  # orders are revealed at the end of planning (R13.4)
         try:
-            target.write_text(render_svg(game.rules, game.state, viewer=house, face_down=face_down),
-                              encoding="utf-8")
-        except OSError as e:
-            self.write(f"cannot write {target}: {e.strerror}")
+            write_file(target, render_svg(game.rules, game.state, viewer=house, face_down=face_down))
+        except MaesterError as e:
+            self.write(f"cannot write {target}: {e.diagnostics.items[0].message}")
             return
         self.write(f"the board as a picture: {target}")
+
+
+def save_position(game: Game, path: Path) -> None:
+    """Write the position whole or not at all (a `WriteError` otherwise; the old file is kept)."""
+    write_file(path, json.dumps(game.to_state()) + "\n")
 
 
 def drive(game: Game, agents: dict, on_answer: Callable[[Game], None] | None = None) -> bool:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.dsl.files import write_file
 
 from ..core import formats
 from ..core.decisions import IllegalDecision
@@ -40,7 +41,7 @@ def game_log(game: Game, agents: str = "") -> dict:
 
 
 def write_log(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_file(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_log(path: Path) -> dict:
