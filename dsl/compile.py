@@ -762,7 +762,7 @@ def compile_sources(sources: list[Source], diags: Diagnostics | None = None, par
         raise CompileError(diags)
     from .validate import validate_bundle  # late: schema loading is only needed for a clean compile
 
-    validate_bundle(bundle, diags)
+    validate_bundle(bundle, diags, compiled=True)
     if diags.errors:
         raise CompileError(diags)
     return bundle

@@ -224,9 +224,13 @@ def read_text(path: Path, what: str) -> str:
 
 def read_json(path: Path, what: str) -> Any:
     """A JSON file, or one clear error (missing, binary, empty, truncated...)."""
+    from maester.dsl.json_input import check_size, loads
+
+    need_path(path, what, "file")
+    check_size(path.stat().st_size, str(path))  # before it is read whole
     text = read_text(path, what)
     try:
-        return json.loads(text)
+        return loads(text, str(path))  # strict JSON within the limits of data files (dsl/limits.py)
     except json.JSONDecodeError as e:
         diags = Diagnostics()
         hint = "the file ends too early (truncated?)" if e.pos >= len(text.rstrip()) else None

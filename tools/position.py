@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.dsl.json_input import check_size
+from maester.dsl.json_input import loads as strict_json
 from maester.interpreter.core.decisions import IllegalDecision
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.core.state import GameState
@@ -181,7 +183,7 @@ def from_scenario(path: Path, variant: str | None = None) -> Timeline:
 def from_state(path: Path, variant: str | None = None) -> Timeline:
     """A saved position: a state JSON (as `GameState.to_json()` writes it, or `{"state": {...}}`)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = strict_json(Path(path).read_text(encoding="utf-8"), str(path))
     except FileNotFoundError:
         _fail(str(path), f"{path}: no such file")
     except json.JSONDecodeError as e:
@@ -210,7 +212,8 @@ def load(path: Path, variant: str | None = None) -> Timeline:
     if path.suffix in (".yaml", ".yml"):
         return from_scenario(path, variant)
     try:
-        head = json.loads(path.read_text(encoding="utf-8"))
+        check_size(path.stat().st_size, str(path))
+        head = strict_json(path.read_text(encoding="utf-8"), str(path))  # within the limits (dsl/limits.py)
     except FileNotFoundError:
         _fail(str(path), f"{path}: no such file")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):

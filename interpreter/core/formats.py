@@ -25,6 +25,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
+from maester.dsl.json_input import strict_validator
+
 from .events import SCHEMA_ID as EVENT_ID
 
 FORMAT_FILES = {"state": "state.schema.json", "decision": "decision.schema.json",
@@ -45,7 +47,8 @@ def validator(name: str) -> Draft202012Validator:
     schemas = _schemas()
     registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
     Draft202012Validator.check_schema(schemas[name])
-    return Draft202012Validator(schemas[name], registry=registry)
+    # `integer` is an int here: JSON Schema's own accepts 4.0, which the engine would use as an index or a count
+    return strict_validator(Draft202012Validator)(schemas[name], registry=registry)
 
 
 @cache

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 from maester.dsl.files import make_folder, write_files
+from maester.dsl.json_input import loads as strict_json
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.rules import Rules
@@ -299,9 +300,12 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
     for path in files:
         report.checked.append(path.name)
         try:
-            vector = json.loads(path.read_text(encoding="utf-8"))
+            vector = strict_json(path.read_text(encoding="utf-8"), str(path))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             report.failures[path.name] = [f"not readable as JSON: {e}"]
+            continue
+        except MaesterError as e:  # beyond a limit of data files (dsl/limits.py)
+            report.failures[path.name] = [e.diagnostics.items[0].message]
             continue
         # a vector of another format or version is refused before its schema and any replay
         problems = _format_problem(vector) or formats.problems("vector", vector, limit=5)
@@ -334,7 +338,7 @@ def _format_problem(vector) -> list[str]:
 
 def _read_json(path: Path):
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return strict_json(path.read_text(encoding="utf-8"), str(path))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise _nothing(path, f"cannot read it as JSON: {e}", "regenerate with `maester conformance --write DIR`") \
             from None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 from maester.dsl.files import write_file
+from maester.dsl.json_input import loads as strict_json
 
 from ..core import formats
 from ..core.decisions import IllegalDecision
@@ -49,7 +50,7 @@ def read_log(path: Path) -> dict:
     diags = Diagnostics()
     label = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = strict_json(Path(path).read_text(encoding="utf-8"), label)  # within the limits (dsl/limits.py)
     except FileNotFoundError:
         diags.error("no-such-file", f"{path}: no such file", Span(label, 0, 0))
         raise MaesterError(diags) from None
