@@ -76,7 +76,8 @@ def _without_events(name: str) -> Draft202012Validator:
     assert node["items"] == {"$ref": EVENT_ID}, f"{name}.schema.json: its events are not event.schema.json's"
     node["items"] = {}
     del schema["$id"]  # its own `#/...` references resolve in this copy, not in the registered original
-    return validator(name).evolve(schema=schema)
+    full = validator(name)
+    return type(full)(schema, registry=full._registry)  # not `evolve`: it would pick the class by `$schema`
 
 
 def iter_errors(name: str, doc: object) -> Iterator[ValidationError]:
