@@ -151,6 +151,24 @@ def has_float(data: Any) -> bool:
     return False
 
 
+def strict_schema_validator(schema: dict, others: list[dict] | tuple = ()):
+    """A draft 2020-12 validator of `schema` (the schemas it refers to by `$id` among `others`) whose `integer`
+    is strict everywhere: the schemas lose their `$schema` key, else jsonschema would validate a `$ref`'d
+    schema with the standard class it names (and accept 4.0 there)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    Draft202012Validator.check_schema(schema)
+
+    def plain(s: dict) -> dict:
+        return {k: v for k, v in s.items() if k != "$schema"}
+
+    registry = Registry().with_resources((s["$id"], Resource(contents=plain(s), specification=DRAFT202012))
+                                         for s in others if "$id" in s)
+    return strict_validator(Draft202012Validator)(plain(schema), registry=registry)
+
+
 def strict_validator(base: type) -> type:
     """A jsonschema validator class whose `integer` is an int, never a float with an integral value (JSON Schema's
     own `integer` accepts `4.0`, which the engine would then use as a list index or a count) nor a boolean."""

@@ -25,7 +25,7 @@ MAX_SYNTAX_ERRORS = 50  # broken lines reported per file before the parser gives
 
 # Data files (bundles, positions, logs, scenarios, vectors) read as JSON or YAML: dsl/json_input.py checks them
 MAX_DATA_BYTES = 64 * 1024 * 1024  # one file (the bundled content compiles to about 300 KB, a long game's log ~1 MB)
-MAX_DATA_INTEGER = 2**63 - 1  # every integer, either sign (64-bit: what other engines read back)
+MAX_DATA_INTEGER = 2**64 - 1  # every integer, either sign (64 bits: the random generator's state is unsigned)
 MAX_DATA_NUMBER_CHARS = 40  # a number's text (digits, sign, fraction, exponent)
 MAX_DATA_STRING_CHARS = 1_000_000  # one string
 MAX_DATA_VALUES = 10_000_000  # values in one document (YAML aliases count each time they are used)

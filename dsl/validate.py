@@ -17,7 +17,7 @@ from importlib import resources
 from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostics, Span
-from .json_input import has_float, strict_validator
+from .json_input import has_float, strict_schema_validator
 
 if TYPE_CHECKING:  # the reference validator is imported only when a bundle has problems
     from jsonschema import Draft202012Validator
@@ -34,16 +34,8 @@ def load_schemas() -> dict[str, dict]:
 @cache
 def bundle_validator() -> Draft202012Validator:
     """The reference validator: slow, but its errors carry the paths the messages are made of."""
-    from jsonschema import Draft202012Validator
-    from referencing import Registry, Resource
-
     schemas = load_schemas()
-    registry = Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in schemas.values()
-    )
-    main = schemas["bundle.schema.json"]
-    Draft202012Validator.check_schema(main)
-    return strict_validator(Draft202012Validator)(main, registry=registry)
+    return strict_schema_validator(schemas["bundle.schema.json"], list(schemas.values()))  # 4.0 is no integer
 
 
 @cache

@@ -24,7 +24,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
-from maester.dsl.json_input import check_data, check_size, strict_validator
+from maester.dsl.json_input import check_data, check_size, strict_schema_validator
 from maester.dsl.limits import MAX_UNIT_COUNT
 
 from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
@@ -79,8 +79,7 @@ def _fail(path: str, message: str, hint: str | None = None, place: tuple[int, in
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
     schema = json.loads(resources.files("maester.schemas").joinpath(SCENARIO_SCHEMA).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return strict_validator(Draft202012Validator)(schema)  # `integer` is an int: 4.0 is refused
+    return strict_schema_validator(schema)  # `integer` is an int: 4.0 is refused
 
 
 def _validate(data: dict, label: str) -> None:

@@ -17,7 +17,7 @@ from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from ..core import control, cursor, position
 from ..core.decision_kinds import DECISION_KINDS
-from ..core.decisions import Decision, IllegalDecision
+from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
 from ..core.extensions import RulesHooks
 from ..core.position import Checkpoint
@@ -38,7 +38,8 @@ TIEBREAKERS = {
 
 
 def _from_state(rules: Rules, doc: dict) -> Game:
-    return Game.from_state(rules, doc)
+    return Game.from_state(rules, doc, position.TRUSTED)  # unpickling: a document this process made (pickle runs
+    # code anyway: its data is trusted by nature)
 
 
 class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -137,7 +138,7 @@ class Game(RulesHooks):
         found = d.legal_option(value)
         if found is None:
             why = "it is not one of the legal answers"
-            if value in d.options:  # equal by Python's rules only: 3.0 for 3, true for 1
+            if any(loosely_equal(o, value) for o in d.options):  # equal by Python's rules only: 3.0 for 3, true for 1
                 why = f"it has the wrong type ({type(value).__name__}, where the legal answer is not)"
             raise IllegalDecision(d, value, why)
         value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
@@ -249,9 +250,16 @@ class Game(RulesHooks):
         return position.to_document(self)
 
     @classmethod
-    def from_state(cls, rules: Rules, doc: dict) -> Game:
-        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot)."""
-        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc)
+    def from_state(cls, rules: Rules, doc: dict, check: str = position.REPLAY) -> Game:
+        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot). `check`: how
+        much of the document is believed (position.py: REPLAY, the default, proves it by its history; ANALYSIS
+        takes an edited position without history that keeps every invariant of the rules)."""
+        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc, check)
+
+    @classmethod
+    def analysis_position(cls, rules: Rules, doc: dict) -> Game:
+        """An edited position to study (no history): accepted when it keeps every invariant of the rules."""
+        return cls.from_state(rules, doc, position.ANALYSIS)
 
     def _rebuilt(self, upto: int, actions: list[dict]) -> Game:
         """A new game at the position after the first `upto` answers (and `actions` among them)."""
