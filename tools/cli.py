@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover
 from maester.dsl import MaesterError, compile_paths
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
 from maester.dsl.files import refuse_overwrite, write_file, write_files, write_folder
+from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 from .cli_support import (
@@ -49,7 +50,7 @@ from .cli_support import (
     read_text,
     shown,
 )
-from .safe_io import content_files
+from .safe_io import at_file, content_files
 
 
 class MaesterGroup(TyperGroup):
@@ -463,7 +464,8 @@ def play(
     variant: VariantOpt = None,
     pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_DATA_INTEGER, max=MAX_DATA_INTEGER,
+                                      help="Random seed of the game (within 64 bits, docs/cli.md).")] = 1,
     agents: AgentsOpt = "heuristic",
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
                                              "the progress then goes to stderr).")] = None,
@@ -500,7 +502,10 @@ def play(
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
     rules = _rules(run, variant, pack)
     if doc is not None:
-        game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
+        try:
+            game = Game.from_state(rules, doc)  # proved by its history (docs/position.md), or one clear error
+        except MaesterError as e:
+            raise at_file(e, resume) from None
         setup_id, seed = game.state.setup, game.state.seed
     else:
         if variant:  # the variant's rules set and setups decide (tools/variant_play.py)

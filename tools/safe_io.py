@@ -3,9 +3,11 @@ compile reads (an output never replaces one of them, dsl/files.py) and path name
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 
+from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 from maester.dsl.files import name_problem
 
 
@@ -30,3 +32,11 @@ def path_arguments(values: Iterable[object]) -> list[tuple[str, str]]:
                 if problem:
                     found.append((str(item), problem))
     return found
+
+
+def at_file(error: MaesterError, path: Path | str) -> MaesterError:
+    """The same errors, those that name no place said to be about the file `path` (a position, a log)."""
+    diags = Diagnostics()
+    for d in error.diagnostics:
+        diags.items.append(d if d.span is not None else dataclasses.replace(d, span=Span(str(path), 0, 0)))
+    return MaesterError(diags)
