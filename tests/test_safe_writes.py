@@ -305,3 +305,18 @@ def test_a_link_is_followed_and_kept(tmp_path):
     write_file(link, "new")
     assert link.is_symlink() and target.read_text() == "new"
     assert (target.stat().st_mode & 0o777) == 0o640  # the file keeps its permissions
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
+def test_simulate_results_are_written_whole_or_not_at_all(tmp_path, inject, code):
+    """`simulate -o DIR` writes its table and records through the same writer (Ray itself is not needed here)."""
+    from maester.dsl.files import WriteError
+    from maester.tools.simulate_cmd import COLUMNS, write_results
+
+    record = {c: 0 for c in COLUMNS}
+    (tmp_path / "games.json").write_text(OLD)
+    inject(tmp_path, code)
+    with pytest.raises(WriteError, match="cannot be written"):
+        write_results([record], tmp_path, "csv")
+    assert (tmp_path / "games.json").read_text() == OLD
+    assert not list(tmp_path.glob(f"{TEMP_PREFIX}*")) and not (tmp_path / "games.csv").exists()
