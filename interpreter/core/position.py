@@ -175,7 +175,10 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, 
 
 
 # what going on from a document's state, or rerunning its history, raises when the document is wrong
-_REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError)
+# (RuntimeError: a generator of the procedure stopped early on frames that do not fit; ArithmeticError: a count
+# that is not one)
+_REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError,
+                  RuntimeError, ArithmeticError, StopIteration)
 
 
 def _check_invariants(rules: Rules, doc: dict) -> None:
