@@ -291,8 +291,11 @@ class Game(RulesHooks):
         if not any(c.answers <= target for c in self.checkpoints):
             raise IllegalDecision(None, None, "the history before this position was not kept")
         g = self._rebuilt(target, [a for a in self.actions if a["at"] <= target])
-        g.events = self.events[: max(0, g.event_count - self._event_base)]
-        g._event_base = self._event_base
+        count = g.event_count  # the events emitted up to that point, as the rerun counts them
+        g.events = self.events[: max(0, count - self._event_base)]
+        # the count stays true when the answer taken back was given before this game was resumed (its earlier
+        # events are not in `events`): a position saved after such an undo resumes (its history is replayed)
+        g._event_base = count - len(g.events)
         self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
 
     @contextmanager
