@@ -8,6 +8,7 @@ parsed files and of the parser tables, for a first-run-ever measurement or to ru
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from functools import cache
@@ -42,13 +43,14 @@ def code_fingerprint(*names: str) -> str:
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Write `path` so that a reader never sees half a file; failures are ignored (a cache is optional)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         tmp.replace(path)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):  # a full disk: no half-written temporary file left in the cache
+            tmp.unlink(missing_ok=True)
 
 
 def prune(folder: Path, pattern: str, keep: int) -> None:

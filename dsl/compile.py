@@ -763,7 +763,7 @@ def compile_sources(sources: list[Source], diags: Diagnostics | None = None, par
         raise CompileError(diags)
     from .validate import validate_bundle  # late: schema loading is only needed for a clean compile
 
-    validate_bundle(bundle, diags)
+    validate_bundle(bundle, diags, compiled=True)
     if diags.errors:
         raise CompileError(diags)
     return bundle
@@ -796,13 +796,9 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
             pass  # a damaged cache entry: compile again
     bundle = compile_sources(sources, diags)
     if cached is not None and not diags.warnings:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(".tmp")
-            tmp.write_text(json.dumps(bundle), encoding="utf-8")
-            tmp.replace(cached)
-        except OSError:
-            pass  # caching is an optimisation only
+        from .cache import write_atomically  # no half-written file left on a full disk
+
+        write_atomically(cached, json.dumps(bundle).encode("utf-8"))  # an optimisation only: failures ignored
     return bundle
 
 

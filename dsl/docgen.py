@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .files import write_file
 from .kinds import KINDS
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 
@@ -105,7 +106,7 @@ def _replace_between(path: Path, begin: str, end: str, new: str) -> bool:
     pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end) + r"\n?", re.S)
     updated = pattern.sub(lambda _m: new, text) if pattern.search(text) else text.rstrip() + "\n\n" + new
     if updated != text:
-        path.write_text(updated, encoding="utf-8")
+        write_file(path, updated)
         return True
     return False
 

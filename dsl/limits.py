@@ -9,10 +9,12 @@ error, never as a traceback. docs/dsl.md ("Limits") lists them for authors.
 from __future__ import annotations
 
 import re
-
-from lark import Tree
+from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostics, Span
+
+if TYPE_CHECKING:  # the data limits below are read by the engine, which plays a bundle without Lark
+    from lark import Tree
 
 MAX_FILE_CHARS = 1_000_000  # one content file
 MAX_LINE_CHARS = 2_000  # one line
@@ -20,6 +22,14 @@ MAX_NUMBER_DIGITS = 9  # a number literal; values are further bounded by check.M
 MAX_DEPTH = 44  # nesting of blocks, statements and expressions, counted in syntax-tree levels
 MAX_JSON_DEPTH = 90  # nesting of a bundle, log or scenario read as JSON (content within MAX_DEPTH stays below)
 MAX_SYNTAX_ERRORS = 50  # broken lines reported per file before the parser gives the file up
+
+# Data files (bundles, positions, logs, scenarios, vectors) read as JSON or YAML: dsl/json_input.py checks them
+MAX_DATA_BYTES = 64 * 1024 * 1024  # one file (the bundled content compiles to about 300 KB, a long game's log ~1 MB)
+MAX_DATA_INTEGER = 2**64 - 1  # every integer, either sign (64 bits: the random generator's state is unsigned)
+MAX_DATA_NUMBER_CHARS = 40  # a number's text (digits, sign, fraction, exponent)
+MAX_DATA_STRING_CHARS = 1_000_000  # one string
+MAX_DATA_VALUES = 10_000_000  # values in one document (YAML aliases count each time they are used)
+MAX_UNIT_COUNT = 100  # `knight x5` in a scenario's units: far above any unit limit
 
 # One pass over the text, token by token, so digits inside names, strings and comments are not numbers.
 _TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[a-z][a-z0-9]*(?:-[a-z0-9]+)*|[0-9]+')
@@ -101,6 +111,7 @@ def check_depth(tree: Tree, file: str, diags: Diagnostics) -> bool:
 
     Iterative on purpose: the tree may be arbitrarily deep, which is what is being checked.
     """
+    from lark import Tree
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()

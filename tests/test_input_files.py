@@ -9,6 +9,7 @@ import json
 import pytest
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.interpreter.core.decisions import IllegalDecision
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.frontends.log import game_log, read_log, replay_log, validate_log
@@ -58,18 +59,24 @@ def test_a_malformed_log_is_refused_before_replay(log, tmp_path, change, where):
     assert e.span.file.endswith("game.json")
 
 
-def test_a_float_answer_is_a_clean_divergence_not_a_crash(rules, log):
-    """3.0 for 3 once passed the legality check and crashed the game a few decisions later."""
+def test_a_float_answer_is_refused_with_its_pointer_not_a_crash(rules, log):
+    """3.0 for 3 once passed the legality check and crashed the game a few decisions later; then the schema let it
+    through (JSON Schema's `integer` takes 3.0) and the replay diverged; now the log schema refuses it where it is
+    (issue 20.3), and the engine would still tell the types apart."""
     bad = json.loads(json.dumps(log))
     i = next(i for i, a in enumerate(bad["answers"]) if isinstance(a, int) and not isinstance(a, bool))
     bad["answers"][i] = float(bad["answers"][i])
     diags = Diagnostics()
     validate_log(bad, diags)
-    assert not diags.errors  # 3.0 is an integer to JSON Schema; the engine tells the types apart
-    _, problem = replay_log(rules, bad)
-    (e,) = problem.errors
-    assert e.code == "replay-diverged" and f"decision {i} of the log is not legal" in e.message
-    assert "wrong type" in e.hint
+    (e,) = diags.errors
+    assert e.code == "log-schema" and f"/answers/{i}" in e.message
+    with pytest.raises(MaesterError):
+        replay_log(rules, bad)
+    game = new_game(rules, bad["setup"], seed=bad["seed"])
+    for answer in bad["answers"][:i]:
+        game.answer(answer)
+    with pytest.raises(IllegalDecision, match="wrong type"):
+        game.answer(bad["answers"][i])
 
 
 def test_a_log_nested_too_deeply_is_one_error(log, tmp_path):

@@ -178,7 +178,7 @@ def saved(rules) -> dict:
     (lambda d: d.update(setup="base-9p"), "setup 'base-9p' is not in the bundle"),
     (lambda d: d.update(variant="asos-base"), "saved playing variant asos-base"),
     (lambda d: d["state"]["houses"]["stark"].update(power=99), "state does not follow from its history"),
-    (lambda d: d["history"]["answers"].__setitem__(-1, "nonsense"), "history cannot be replayed from its checkpoint"),
+    (lambda d: d["history"]["answers"].__setitem__(-1, "nonsense"), "history cannot be replayed from the setup"),
     (lambda d: d["history"]["actions"].append({"at": 1, "type": "steal"}), "not a gift or a leave"),
 ])
 def test_a_bad_position_is_one_clear_error(rules, saved, edit, message):

@@ -25,6 +25,8 @@ except ImportError:  # pragma: no cover
 
 from maester.dsl import MaesterError
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span, hint_for
+from maester.dsl.files import refuse_overwrite, write_file, write_files, write_folder
+from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 from .cli_support import (
@@ -46,6 +48,7 @@ from .cli_support import (
     read_text,
     shown,
 )
+from .safe_io import at_file, content_files
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
 
@@ -136,7 +139,7 @@ def _rules(run: Run, variant: str | None, packs: list[Path] | None):
 
 
 def _write(path: Path | None, data: str | bytes) -> None:
-    """Write an output whole or not at all (a temporary file renamed); None is standard output."""
+    """Write an output whole or not at all (dsl/files.py); None is standard output."""
     if path is None:
         if isinstance(data, bytes):
             sys.stdout.flush()
@@ -144,22 +147,9 @@ def _write(path: Path | None, data: str | bytes) -> None:
             sys.stdout.buffer.flush()
         else:
             sys.stdout.write(data)
+            sys.stdout.flush()  # a full or closed stdout is a failure of this command, seen now
         return
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        # a link, a device (/dev/null, /dev/stdout) or a pipe: written in place, never replaced by a file
-        with path.open("wb" if isinstance(data, bytes) else "w", **({} if isinstance(data, bytes) else
-                                                                    {"encoding": "utf-8"})) as f:
-            f.write(data)
-        return
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        if isinstance(data, bytes):
-            tmp.write_bytes(data)
-        else:
-            tmp.write_text(data, encoding="utf-8")
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)  # after a failed write (a full disk): no half file left behind
+    write_file(path, data)
 
 
 def _no_stdout_clash(run: Run, output: Path | None, option: str) -> None:
@@ -283,7 +273,9 @@ def compile_cmd(
 
     _no_stdout_clash(run, output, "--output")
     target = need_output(output, "the bundle")
-    bundle = apply_variant(compile_paths(_content(run, paths, pack)), variant)
+    sources = _content(run, paths, pack)
+    refuse_overwrite(target, content_files(sources), "--output")
+    bundle = apply_variant(compile_paths(sources), variant)
     diags = Diagnostics()
     _check_playable(bundle, diags)
     if diags.errors:
@@ -358,7 +350,9 @@ def map_cmd(
                    f"give a file (-o {BOARD_ALIASES.get(board, board)}.png) or redirect: maester map -f png > map.png")
     if content:
         run.note("warning: --content is deprecated; give content with --pack (added to the bundled content)")
-    bundle = compile_paths(_content(run, content, pack))
+    sources = _content(run, content, pack)
+    refuse_overwrite(target, content_files(sources), "--output")
+    bundle = compile_paths(sources)
     board_id = BOARD_ALIASES.get(board, board)
     graph = Board.from_bundle(bundle, board_id)
     run.result = {"board": board_id, "format": fmt.value, "output": str(output) if output else STDOUT}
@@ -489,7 +483,8 @@ def play(
     variant: VariantOpt = None,
     pack: Packs = None,
     setup: Annotated[str | None, typer.Option("--setup", help="A setup id (overrides --players).")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed of the game.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_DATA_INTEGER, max=MAX_DATA_INTEGER,
+                                      help="Random seed of the game (within 64 bits, docs/cli.md).")] = 1,
     agents: AgentsOpt = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write the full game log (JSON) here ('-': stdout, "
                                              "the progress then goes to stderr).")] = None,
@@ -509,7 +504,7 @@ def play(
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.mod.state import DragonsState
     from maester.interpreter.procedures.game import Game
-    from maester.tools.human import HumanSeat, drive
+    from maester.tools.human import HumanSeat, drive, save_table
 
     # everything that can be wrong is checked before the first move
     _no_stdout_clash(run, log, "--log")
@@ -519,6 +514,9 @@ def play(
     spec = _agent_spec(agents or "heuristic")
     if save is not None:
         need_output(save, "the saved position", stdout_ok=False)
+    # an output never replaces an input; only --save may replace the position it resumes (atomically)
+    refuse_overwrite(log_target, [p for p in (resume, save) if p is not None], "--log")
+    refuse_overwrite(save, [resume] if resume else [], "--save", allowed=[resume] if resume else [])
     doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
         if resume else None
     table = None
@@ -536,7 +534,10 @@ def play(
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
     rules = _rules(run, variant, pack)
     if doc is not None:
-        game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
+        try:
+            game = Game.from_state(rules, doc)  # proved by its history (docs/position.md), or one clear error
+        except MaesterError as e:
+            raise at_file(e, resume) from None
         setup_id, seed = game.state.setup, game.state.seed
     else:
         if variant:  # the variant's rules set and setups decide (tools/variant_play.py)
@@ -585,7 +586,8 @@ def play(
     if not quiet:
         _progress(run, game, shown_events)
     if save:
-        seat.save(game, save)
+        save_table(game, save, seat.kinds, seat.crew)  # a failed save fails the run (exit 1), old file kept
+        run.say(f"saved to {save}; resume with: maester play --resume {save}", markup=False)
     run.result["saved"] = str(save) if save else None
     if not finished:
         run.result["stopped_at"] = len(game.answers)
@@ -999,7 +1001,6 @@ def new(
 
 def _scaffold(bundle: dict, target: Path, name: str, game: str) -> list[str]:
     sets = bundle["games"][game]["house_card_sets"]
-    target.mkdir(parents=True)
     files = {"sets.mst": f'# The card set of the {name} pack.\ncard-set {name} "{name.replace("-", " ").title()}" '
              f'{{\n  description "A new house card set: replace this description."\n}}\n'}
     houses = sorted({c["house"] for c in bundle["house_cards"].values() if c["set"] in sets and c["house"]})
@@ -1019,8 +1020,7 @@ def _scaffold(bundle: dict, target: Path, name: str, game: str) -> list[str]:
     files["variant.mst"] = (f"# Play with this pack: {play_command(target, name, game)}\n"
                             f'variant {name} "{name.replace("-", " ").title()}" {{\n  game {game}\n'
                             f"  house-card-sets [{', '.join([name, *others])}]\n}}\n")
-    for file, text in files.items():
-        (target / file).write_text(text, encoding="utf-8")
+    write_folder(target, files)  # the new pack whole or not at all
     return sorted(files)
 
 
@@ -1144,15 +1144,16 @@ def schema(run: Run, write: Annotated[bool, typer.Option("--write", help="Rewrit
         from maester.interpreter.core.events import event_schema_text
         from maester.interpreter.core.vector_format import vector_schema_text
 
-        _write(path, text)
         generated = [path]
         from maester.interpreter.frontends.state_schema import state_schema_text
 
+        texts = {path: text}
         for name, made in (("event", event_schema_text), ("decision", decision_schema_text),
                            ("vector", vector_schema_text), ("state", state_schema_text)):
             # the other generated schemas (the state schema's frames), in the same folder
             generated.append(path.parent / f"{name}.schema.json")
-            _write(generated[-1], made())
+            texts[generated[-1]] = made()
+        write_files(texts)  # all of them or none
         run.result = {"written": str(path), "generated": [str(p) for p in generated]}
         run.note("wrote " + ", ".join(str(p) for p in generated))
     elif run.json:

@@ -123,6 +123,12 @@ def command(name: str) -> Callable[[Callable], Callable]:
         def wrapper(*args, **kwargs):
             run = Run(name, bool(kwargs.pop("as_json", False)))
             try:
+                from maester.tools.safe_io import path_arguments
+
+                too_long = path_arguments([*args, *kwargs.values()])  # before any file is touched
+                if too_long:
+                    _fail_run(run, [_diag("name-too-long", problem, path[:60] + "...", "use a shorter name")
+                                    for path, problem in too_long], EXIT_PROBLEM)
                 return fn(run, *args, **kwargs)
             except MaesterError as e:
                 _fail_run(run, list(e.diagnostics), EXIT_PROBLEM)
@@ -218,9 +224,13 @@ def read_text(path: Path, what: str) -> str:
 
 def read_json(path: Path, what: str) -> Any:
     """A JSON file, or one clear error (missing, binary, empty, truncated...)."""
+    from maester.dsl.json_input import check_size, loads
+
+    need_path(path, what, "file")
+    check_size(path.stat().st_size, str(path))  # before it is read whole
     text = read_text(path, what)
     try:
-        return json.loads(text)
+        return loads(text, str(path))  # strict JSON within the limits of data files (dsl/limits.py)
     except json.JSONDecodeError as e:
         diags = Diagnostics()
         hint = "the file ends too early (truncated?)" if e.pos >= len(text.rstrip()) else None
@@ -290,14 +300,21 @@ def relabel(diags: Iterable[Diagnostic], roots: Iterable[Path]) -> list[Diagnost
         bases.append(r.parent if r.is_dir() else r.parent)
     fixed = []
     for d in diags:
-        if d.span and d.span.file and not Path(d.span.file).exists():
+        if d.span and d.span.file and not _exists(d.span.file):
             for base in bases:
                 candidate = base / d.span.file
-                if candidate.exists():
+                if _exists(str(candidate)):
                     d = dataclasses.replace(d, span=dataclasses.replace(d.span, file=shown(candidate)))
                     break
         fixed.append(d)
     return fixed
+
+
+def _exists(file: str) -> bool:
+    try:
+        return Path(file).exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte: not a file of ours
+        return False
 
 
 def friendly(fn: Callable) -> Callable:

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, MaesterError, Span
+from maester.dsl.files import name_problem, write_file
 from maester.tools.cli_support import EXIT_PROBLEM, EXIT_USAGE, Run, _fail_run, command
 
 STDIN = "-"
@@ -32,13 +33,6 @@ def _report(run: Run, diags: Diagnostics) -> None:
             run.diags.items.append(d)
         else:
             typer.echo(d.format(), err=True)
-
-
-def _write(path: Path, text: str) -> None:
-    """Replace the file in one step: an interrupted run never leaves half a file."""
-    tmp = path.with_name(f".{path.name}.fmt-tmp")
-    tmp.write_text(text, encoding="utf-8", newline="\n")
-    tmp.replace(path)
 
 
 def fmt(
@@ -68,7 +62,10 @@ def fmt(
     files: list[Path] = []
     for target in targets:
         p = Path(target)
-        if not p.exists():
+        problem = name_problem(p)
+        if problem:
+            diags.error("name-too-long", problem, Span(target[:60] + "...", 0, 0), "use a shorter name")
+        elif not p.exists():
             diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
         elif p.is_file() and p.suffix != CONTENT_SUFFIX:
             diags.error("not-content", f"{p} is not a content file", Span(str(p), 0, 0),
@@ -96,7 +93,12 @@ def fmt(
         if check:
             _line(run, f"would reformat {f}")
         else:
-            _write(f, formatted)
+            try:
+                write_file(f, formatted)  # whole or not at all: a full disk or a read-only folder leaves it
+            except MaesterError as e:
+                diags.extend(e.diagnostics)
+                unformatted.pop()
+                continue
             _line(run, f"reformatted {f}")
     _report(run, diags)
     n = len(unformatted)

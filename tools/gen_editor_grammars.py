@@ -21,6 +21,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from maester.dsl.files import write_file
 from maester.dsl.kinds import KINDS, PATCH_WORDS
 from maester.dsl.registry import TRIGGERS
 
@@ -223,7 +224,7 @@ def write(root: Path = REPO) -> list[str]:
     for rel in changed:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(files[rel], encoding="utf-8")
+        write_file(path, files[rel])
     return changed
 
 

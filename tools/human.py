@@ -20,6 +20,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from maester.dsl.diagnostics import MaesterError
+from maester.dsl.files import write_file
 from maester.interpreter.core.decision_kinds import DECISION_KINDS
 from maester.interpreter.core.decisions import Decision
 from maester.interpreter.mod.state import DragonsState
@@ -178,11 +180,12 @@ class HumanSeat:
                 self.write(f"'{line}' is not an answer: type a number from 1 to {len(d.options)}, or help")
 
     def save(self, game: Game, path: Path | None) -> None:
+        """The seat's `save` command: a failure is said, and the person may try another file."""
         target = path or self.save_to or Path("maester-save.json")
         try:
-            target.write_text(json.dumps(table_document(game, self.kinds, self.crew)) + "\n", encoding="utf-8")
-        except OSError as e:
-            self.write(f"cannot save to {target}: {e.strerror}")
+            save_table(game, target, self.kinds, self.crew)
+        except MaesterError as e:
+            self.write(e.diagnostics.items[0].message if e.diagnostics.items else f"cannot save to {target}")
             return
         self.write(f"saved to {target}; resume with: maester play --resume {target}")
 
@@ -203,10 +206,9 @@ class HumanSeat:
         target = Path(where) if where else self._picture_dir() / "maester-board.svg"
         face_down = game.state.phase == "planning"  # orders are revealed at the end of planning (R13.4)
         try:
-            target.write_text(render_svg(game.rules, game.state, viewer=house, face_down=face_down),
-                              encoding="utf-8")
-        except OSError as e:
-            self.write(f"cannot write {target}: {e.strerror}")
+            write_file(target, render_svg(game.rules, game.state, viewer=house, face_down=face_down))
+        except MaesterError as e:
+            self.write(f"cannot write {target}: {e.diagnostics.items[0].message}")
             return
         self.write(f"the board as a picture: {target}")
 
@@ -230,6 +232,11 @@ def restore_agents(crew: dict, doc: dict) -> None:
         holder = _holder(crew.get(h))
         if holder is not None and isinstance(state, int):
             holder.rng = state
+
+
+def save_table(game: Game, path: Path, kinds: dict[str, str], crew: dict) -> None:
+    """Write the saved table whole or not at all (a `WriteError` otherwise; the old file is kept)."""
+    write_file(path, json.dumps(table_document(game, kinds, crew)) + "\n")
 
 
 def drive(game: Game, agents: dict, on_answer: Callable[[Game], None] | None = None) -> bool:

@@ -10,6 +10,7 @@ import shlex
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, hint_for
+from maester.dsl.files import write_folder
 
 # what `--from` may name: the word before the colon -> (bundle section, DSL kind)
 SOURCES = {"card": ("house_cards", "house-card"), "setup": ("setups", "setup"), "rule": ("games", "game"),
@@ -51,10 +52,9 @@ def scaffold_patch(bundle: dict, name: str, source: str, target: Path, packs: li
                 f"  patch game {ident} {{\n    victory-points {rec['victory_points']}\n  }}\n")
     packs_args = [a for p in packs for a in ("--pack", str(p))]
     command = shlex.join(["maester", "play", "--pack", str(target), *packs_args, "--variant", name])
-    target.mkdir(parents=True)
-    (target / "variant.mst").write_text(
+    write_folder(target, {"variant.mst":  # the new pack whole or not at all
         f"# Play with this pack: {command}\n"
         f'variant {name} "{title}" {{\n'
         f'  description "{title}: a patch of {kind} {ident}."\n'
-        f"  game {game}\n{extra}{body}}}\n", encoding="utf-8")
+        f"  game {game}\n{extra}{body}}}\n"})
     return ["variant.mst"], command

@@ -14,9 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
-from maester.interpreter.core.decisions import IllegalDecision
+from maester.dsl.json_input import check_size
+from maester.dsl.json_input import loads as strict_json
+from maester.interpreter.core import formats
+from maester.interpreter.core.decisions import IllegalDecision, short_repr
+from maester.interpreter.core.position import POSITION_FORMAT, apply_actions
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.core.state import GameState
+from maester.interpreter.core.state_check import state_problems
 from maester.interpreter.mod import ModOptions, new_game
 from maester.interpreter.procedures.game import Game
 
@@ -182,12 +187,21 @@ def from_log(path: Path, packs: list[Path] | None = None) -> Timeline:
     timeline = Timeline(rules, f"game {data['setup']}, seed {data['seed']}", str(path))
     record(game, timeline)
     game.start()
+    actions = data.get("actions") or []
     for i, answer in enumerate(data["answers"]):
         try:
+            apply_actions(game, actions, i)  # gifts and leaving, at their places among the answers
             game.answer(answer)
         except IllegalDecision as e:
-            _fail(str(path), f"decision {i} of the log ({answer!r}) is not legal when the log is replayed",
+            _fail(str(path), f"decision {i} of the log ({short_repr(answer)}) is not legal when the log is replayed",
                   e.diagnostics.items[0].message)
+        except (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            _fail(str(path), f"the log cannot be replayed at decision {i}: {type(e).__name__}",
+                  "was the log edited? `maester play --log` writes logs that replay")
+    try:
+        apply_actions(game, actions, len(data["answers"]))
+    except (MaesterError, KeyError, TypeError, ValueError) as e:
+        _fail(str(path), f"the log's last actions cannot be replayed: {type(e).__name__}")
     return _finish(game, timeline)
 
 
@@ -208,28 +222,54 @@ def from_scenario(path: Path, variant: str | None = None, packs: list[Path] | No
 
 
 def from_state(path: Path, variant: str | None = None, packs: list[Path] | None = None) -> Timeline:
-    """A saved position: a state JSON (as `GameState.to_json()` writes it, or `{"state": {...}}`)."""
+    """A saved position (`maester play --save`: proved by replaying its history), or a bare state JSON (as
+    `GameState.to_json()` writes it, or `{"state": {...}}`: checked against the state schema and the invariants of
+    the rules, interpreter/core/state_check.py). Nothing is drawn from a state that fails."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = strict_json(Path(path).read_text(encoding="utf-8"), str(path))
     except FileNotFoundError:
         _fail(str(path), f"{path}: no such file")
     except json.JSONDecodeError as e:
         diags = Diagnostics()
         diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
         raise MaesterError(diags) from None
+    if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
+        return _from_position(path, data, variant, packs)
     if isinstance(data, dict) and isinstance(data.get("state"), dict):
         data = data["state"]
     if not isinstance(data, dict) or not {"board", "units", "houses", "tracks"} <= set(data):
         _fail(str(path), f"{path} is neither a game state, a game log nor a scenario",
               "render takes a state JSON, a log from `maester play --log` or a scenario YAML")
+    found = formats.problems("state", data, limit=5)
+    if found:
+        _fail(str(path), f"{path} is not a game state of this version: {'; '.join(found)}",
+              "see schemas/state.schema.json")
     try:
         state = GameState.from_json(data)
-    except TypeError as e:
+    except (TypeError, KeyError, ValueError, AttributeError) as e:
         _fail(str(path), f"{path} is not a game state of this version: {e}")
     rules = _rules(variant, list(packs or []))
     if state.board not in rules.bundle["boards"] or state.setup not in rules.bundle["setups"]:
         _fail(str(path), f"{path}: board '{state.board}' or setup '{state.setup}' is not in the content")
+    broken = state_problems(rules, state)
+    if broken:
+        _fail(str(path), f"{path}: the state breaks the rules: {'; '.join(broken[:5])}",
+              "a state is drawn only when it is one the rules allow")
     return Timeline(rules, f"position of {state.setup}", str(path), [snapshot(state)])
+
+
+def _from_position(path: Path, doc: dict, variant: str | None, packs: list[Path] | None = None) -> Timeline:
+    """A saved position: resumed as `maester play --resume` does (its history proves it), then drawn."""
+    saved = doc.get("variant") if isinstance(doc.get("variant"), str) else None
+    if variant and saved and variant != saved:
+        _fail(str(path), f"{path} was saved playing variant {saved}, not {variant}", "leave out --variant")
+    rules = _rules(variant or saved, list(packs or []))
+    try:
+        game = Game.from_state(rules, doc)
+    except MaesterError as e:
+        item = e.diagnostics.items[0]
+        _fail(str(path), f"{path}: {item.message}", item.hint)
+    return Timeline(rules, f"position of {game.state.setup}", str(path), [snapshot(game.state)])
 
 
 def load(path: Path, variant: str | None = None, packs: list[Path] | None = None) -> Timeline:
@@ -239,7 +279,8 @@ def load(path: Path, variant: str | None = None, packs: list[Path] | None = None
     if path.suffix in (".yaml", ".yml"):
         return from_scenario(path, variant, packs)
     try:
-        head = json.loads(path.read_text(encoding="utf-8"))
+        check_size(path.stat().st_size, str(path))
+        head = strict_json(path.read_text(encoding="utf-8"), str(path))  # within the limits (dsl/limits.py)
     except FileNotFoundError:
         _fail(str(path), f"{path}: no such file")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):

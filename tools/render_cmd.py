@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span, hint_for
+from maester.dsl.files import refuse_overwrite, write_file
 from maester.tools.cli_support import Run, command
 
 
@@ -76,6 +77,7 @@ def register(app: typer.Typer) -> None:
         kind = fmt or (PictureFormat.png if output and output.suffix.lower() == ".png" else PictureFormat.svg)
         if kind == PictureFormat.png and output is None:
             raise MaesterError("a PNG needs a file: add -o picture.png")
+        refuse_overwrite(output, [source], "-o")  # before anything is read or drawn
         timeline = load(source, variant, pack)
         k = timeline.check_step(step)
         state = timeline.state(k)
@@ -93,6 +95,6 @@ def register(app: typer.Typer) -> None:
             run.finish()
             return
         data = svg_to_png(svg, scale) if kind == PictureFormat.png else svg.encode("utf-8")
-        output.write_bytes(data)
+        write_file(output, data)  # whole or not at all
         run.say(f"wrote {output} ({kind.value}, step {k} of {len(timeline) - 1})", markup=False)
         run.finish()

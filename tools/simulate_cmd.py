@@ -6,6 +6,7 @@ local Ray cluster (a large run), or on the Ray cluster given by `--address` (env
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,7 @@ from typing import Annotated
 import typer
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.dsl.files import make_folder, write_file
 from maester.tools.cli_support import Run, command, err
 
 COLUMNS = ("index", "setup", "variant", "seed", "winner", "winner_agent", "reason", "rounds", "decisions", "events",
@@ -73,7 +75,7 @@ def run_with_progress(specs, workers: int, address: str | None, label: str, back
 
 def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
     """Per-game records: one table (Parquet or CSV; nested fields as JSON text) and the full JSON."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
     rows = [{c: json.dumps(r[c], sort_keys=True) if isinstance(r[c], dict) else r[c] for c in COLUMNS} for r in records]
     written = []
     if fmt == "parquet":
@@ -81,16 +83,19 @@ def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
         import pyarrow.parquet as pq
 
         path = out_dir / "games.parquet"
-        pq.write_table(pa.Table.from_pylist(rows), path)
+        buffer = io.BytesIO()
+        pq.write_table(pa.Table.from_pylist(rows), buffer)
+        write_file(path, buffer.getvalue())  # whole or not at all (dsl/files.py)
     else:
         path = out_dir / "games.csv"
-        with path.open("w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+        text = io.StringIO(newline="")
+        w = csv.DictWriter(text, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+        write_file(path, text.getvalue())
     written.append(path)
     path = out_dir / "games.json"
-    path.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    write_file(path, json.dumps(records, indent=1, sort_keys=True) + "\n")
     written.append(path)
     return written
 
@@ -141,8 +146,10 @@ def plot(records: list[dict], path: Path) -> Path:
     b.set_xlabel("decisions per game")
     b.set_title(f"game length ({len(records)} games)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, dpi=100, format="png")
     plt.close(fig)
+    write_file(path, buffer.getvalue())
     return path
 
 

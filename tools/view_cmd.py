@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from maester.dsl.files import refuse_overwrite, write_file
 from maester.tools.cli_support import Run, command
 from maester.tools.render_cmd import VIEWER_HELP, parse_viewer
 
@@ -33,10 +34,11 @@ def register(app: typer.Typer) -> None:
         from maester.tools.view import view_html
 
         target = output or Path(source.stem + ".html")
+        refuse_overwrite(target, [source], "-o")  # before anything is read
         timeline = load(source, variant, pack)
         who = parse_viewer(viewer, timeline.houses, str(source))
         html = view_html(timeline, who)
-        target.write_text(html, encoding="utf-8")
+        write_file(target, html)  # whole or not at all
         run.result = {"output": str(target), "steps": len(timeline), "trace_lines": len(timeline.lines)}
         run.say(f"wrote {target}: {len(timeline)} steps, {len(timeline.lines)} trace lines "
                 f"({len(html) // 1024} KiB)", markup=False)

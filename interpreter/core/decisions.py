@@ -35,7 +35,8 @@ class Decision:
     def legal_option(self, answer) -> tuple | None:
         """`(option,)` for the option `answer` stands for, None if it is not legal (an option may be None)."""
         for option in self.options:
-            if option == answer and same_json_type(option, answer):
+            # the JSON shape first: an answer whose `==` is no truth value (a numpy array) never reaches it
+            if same_json_type(option, answer) and option == answer:
                 return (option,)
         return None
 
@@ -52,6 +53,44 @@ def same_json_type(a, b) -> bool:
     return type(a) is type(b)
 
 
+MAX_QUOTED_CHARS = 80  # an error quotes at most this much of a bad answer or argument
+
+
+def short_repr(value) -> str:
+    """`repr(value)`, cut to a short prefix: an error never echoes a megabyte answer whole."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails or recurses too deeply is still named
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= MAX_QUOTED_CHARS else f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+
+
+def loosely_equal(a, b) -> bool:
+    """`a == b` by Python's rules, False for values whose `==` is no truth value (a numpy array)."""
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+# the decisions that ask secret bids one house at a time: no power changes hands meanwhile
+BIDS_ASKED = ("influence-bid", "wildling-bid")
+_TYPE_WORDS = {int: "an integer", str: "an id (text)"}
+
+
+def between_decisions_problems(game, args: dict[str, tuple[object, type]]) -> list[str]:
+    """Why a call between decisions (a gift, leaving) cannot be taken at all: the game is over, or an argument
+    is not exactly of its type (1.5, True, a numpy integer or a str subclass would reach the saved position,
+    where JSON cannot keep them). Empty: the rules may judge the call."""
+    if game.over:
+        return ["the game is over"]
+    for name, (value, kind) in args.items():
+        if type(value) is not kind:
+            return [f"{name} must be {_TYPE_WORDS.get(kind, kind.__name__)}, not {short_repr(value)} "
+                    f"({type(value).__name__})"]
+    return []
+
+
 class IllegalDecision(MaesterError):
     """An answer that is not one of the legal options; the game state is unchanged."""
 
@@ -65,8 +104,8 @@ class IllegalDecision(MaesterError):
             shown = ", ".join(repr(o) for o in decision.options[:12])
             more = f" and {len(decision.options) - 12} more" if len(decision.options) > 12 else ""
             diags.error("illegal-decision",
-                        f"decision #{decision.number} ({decision.kind}, {decision.house}): {answer!r} is not "
-                        f"allowed — {why}", None,
+                        f"decision #{decision.number} ({decision.kind}, {decision.house}): {short_repr(answer)} is "
+                        f"not allowed — {why}", None,
                         f"legal answers: {shown}{more}" + (f" (rule {decision.rule})" if decision.rule else ""))
         self.decision = decision
         self.answer = answer

@@ -23,7 +23,8 @@ from importlib import resources
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+
+from maester.dsl.json_input import strict_schema_validator
 
 from .events import SCHEMA_ID as EVENT_ID
 
@@ -43,9 +44,8 @@ def _schemas() -> dict[str, dict]:
 @cache
 def validator(name: str) -> Draft202012Validator:
     schemas = _schemas()
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
-    Draft202012Validator.check_schema(schemas[name])
-    return Draft202012Validator(schemas[name], registry=registry)
+    # `integer` is an int here: JSON Schema's own accepts 4.0, which the engine would use as an index or a count
+    return strict_schema_validator(schemas[name], list(schemas.values()))
 
 
 @cache
@@ -73,6 +73,7 @@ def _without_events(name: str) -> Draft202012Validator:
     assert node["items"] == {"$ref": EVENT_ID}, f"{name}.schema.json: its events are not event.schema.json's"
     node["items"] = {}
     del schema["$id"]  # its own `#/...` references resolve in this copy, not in the registered original
+    schema.pop("$schema", None)  # else `evolve` picks the standard class by it (and 4.0 passes for an integer)
     return validator(name).evolve(schema=schema)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import pickle
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
@@ -148,26 +148,58 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
             raise AssertionError(f"unknown action {a!r}")
 
 
-def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) -> Game:
+# How much of a position document is believed (`from_document(..., check=...)`). One contract, in one place:
+# - REPLAY (the default, for every file from outside): the history, replayed from the setup, must reach exactly
+#   the document's state and pending decision; every checkpoint must be a state the replay passed through
+#   (checkpoints are a speed-up for undo, verified, never trusted).
+# - ANALYSIS (asked for by name: an edited position to study): no history is needed, and none is kept; the
+#   state must pass the state schema and every invariant of the rules (state_check.py).
+# - TRUSTED (a document this process made a moment ago, e.g. unpickling a clone): the restart check only.
+# Every level also checks the envelope, the schema (integers are integers) and that the rules stop at the state.
+REPLAY, ANALYSIS, TRUSTED = "replay", "analysis", "trusted"
+CHECKS = (REPLAY, ANALYSIS, TRUSTED)
+
+
+def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, check: str = REPLAY) -> Game:
     """Resume a saved position; every problem is one `PositionError`, never a half-built game. A version 3
     position is read as meant (`upgraded`)."""
+    if check not in CHECKS:
+        raise ValueError(f"check must be one of {', '.join(CHECKS)}, not {check!r}")
     doc = upgraded(doc)
     _check_shape(doc)  # the envelope first: its messages say more than a schema pointer
-    try:
-        return _resume(cls_for, rules, doc)
-    except PositionError:
-        # the restart and the rerun prove a document right; a wrong one is explained by the schema where it can be
-        found = formats.problems("position", doc, limit=5)
-        if found:
-            raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}") from None
-        raise
+    found = formats.problems("position", doc, limit=5)
+    if found:
+        raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}")
+    if check == ANALYSIS:
+        _check_invariants(rules, doc)
+    game = _resume(cls_for, rules, doc, check)
+    if check == REPLAY:
+        verify_history(cls_for(doc["setup"]), rules, doc, game.options)
+    return game
 
 
 # what going on from a document's state, or rerunning its history, raises when the document is wrong
-_REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError)
+# (RuntimeError: a generator of the procedure stopped early on frames that do not fit; ArithmeticError: a count
+# that is not one)
+_REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError,
+                  RuntimeError, ArithmeticError, StopIteration)
 
 
-def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Game:
+def _check_invariants(rules: Rules, doc: dict) -> None:
+    from .state_check import state_problems
+
+    try:
+        state = GameState.from_json(json.loads(json.dumps(doc["state"])))
+        found = state_problems(rules, state)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _fail(f"the position's state is not a game state: {e}") from None
+    if found:
+        raise _fail(f"the position's state breaks the rules: {'; '.join(found[:5])}",
+                    "an analysis position must be one the rules allow (unit and token limits, cards of the "
+                    "right house, rounds within the game)")
+
+
+def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check: str) -> Game:
     if doc["bundle_format"].split(".")[0] != rules.bundle["format_version"].split(".")[0]:
         raise _fail(f"the position was saved with bundle format {doc['bundle_format']}, this bundle is "
                     f"{rules.bundle['format_version']}")
@@ -181,14 +213,18 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     options = _options(cls.options_type, doc["options"])
     history = doc["history"]
     try:
-        checkpoints = [Checkpoint.from_json(c) for c in doc["checkpoints"]]
+        checkpoints = [] if check == ANALYSIS else [Checkpoint.from_json(c) for c in doc["checkpoints"]]
         state = GameState.from_json(json.loads(json.dumps(doc["state"])))  # the game's own copy
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise _fail(f"a state of the position is not a game state: {e}", "was the file edited?") from None
+    if state.setup != doc["setup"] or state.seed != doc["seed"]:
+        raise _fail("the position's state is of another setup or seed than the position")
     pending = doc["decision"]["number"] if isinstance(doc["decision"], dict) else doc["decisions"]
     run = {"events": doc["events"], "decisions": pending, **(doc.get("run") or {})}
+    # an analysis position keeps no history: nothing proves that its answers lead to it
+    past = ([], [], []) if check == ANALYSIS else (history["answers"], history["actions"], checkpoints)
     try:
-        game = cls.restarted(rules, state, options, run, (history["answers"], history["actions"], checkpoints))
+        game = cls.restarted(rules, state, options, run, past)
     except _REPLAY_ERRORS as e:
         raise _fail(f"the game cannot go on from the position's state: {e}",
                     "was it edited, or saved with another version of the content?") from None
@@ -196,25 +232,58 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
         raise _fail("the position's state is not one the rules stop at",
                     "the file was edited, or saved with other content or another version of maester")
     mine = game.decision.to_json() if game.decision else None
-    if json.loads(json.dumps(mine)) != doc["decision"]:
+    if check != ANALYSIS and json.loads(json.dumps(mine)) != doc["decision"]:
+        # (an analysis position asks what the rules ask at its state: its own `decision` is not needed)
         raise _fail("the position's pending decision differs from the one the rules ask here")
-    if checkpoints:
-        _check_history(cls, rules, doc, options, checkpoints)
     return game
 
 
-def _check_history(cls: type[Game], rules: Rules, doc: dict, options, checkpoints: list[Checkpoint]) -> None:
-    """The history is what undo and the log go back through: rerun from the latest checkpoint, it must arrive
-    at the saved state (a document whose state was edited after the fact is refused, not half-trusted)."""
+def verify_history(cls: type[Game], rules: Rules, doc: dict, options) -> None:
+    """The REPLAY check: the history, replayed from the setup, reaches exactly the document's state, pending
+    decision and counts, and passes through every checkpoint the document keeps (a document whose state or
+    checkpoint was edited is refused, not half-trusted)."""
     answers, actions = doc["history"]["answers"], doc["history"]["actions"]
+    passed: dict[int, list[Checkpoint]] = {}  # every checkpoint the replay takes, by the answers before it
     try:
-        again = rebuild(cls, rules, doc["setup"], doc["seed"], options, checkpoints, answers, actions, len(answers))
+        game = cls(rules, doc["setup"], seed=doc["seed"], options=replace(options), start=False)
+        take = game._checkpoint_at_phase_start
+
+        def recording() -> None:
+            last = game.checkpoints[-1] if game.checkpoints else None
+            take()
+            if game.checkpoints and game.checkpoints[-1] is not last:
+                passed.setdefault(game.checkpoints[-1].answers, []).append(game.checkpoints[-1])
+
+        game._checkpoint_at_phase_start = recording  # type: ignore[method-assign]
+        game.start()
+        for i, answer in enumerate(answers):
+            apply_actions(game, actions, i)
+            game.answer(answer)
+        apply_actions(game, actions, len(answers))
     except _REPLAY_ERRORS as e:
-        raise _fail(f"the position's history cannot be replayed from its checkpoint: {e}",
+        raise _fail(f"the position's history cannot be replayed from the setup: {_short(e)}",
                     "was it edited, or saved with another version of the content?") from None
-    if again.state.to_json() != doc["state"]:
+    if game.state.to_json() != doc["state"]:
         raise _fail("the position's state does not follow from its history",
                     "the file was edited, or saved with other content or another version of maester")
+    mine = game.decision.to_json() if game.decision else None
+    if json.loads(json.dumps(mine)) != doc["decision"] or game.event_count != doc["events"]:
+        raise _fail("the position's pending decision or its count of events does not follow from its history")
+    for c in doc["checkpoints"]:
+        if not any(_same_checkpoint(cp, c) for cp in passed.get(c["answers"], [])):
+            raise _fail(f"the position's checkpoint after {c['answers']} answers is not a state its history passes "
+                        "through", "the file was edited: checkpoints are verified, never trusted")
+
+
+def _same_checkpoint(cp: Checkpoint, doc: dict) -> bool:
+    mine = json.loads(json.dumps(cp.to_json()))
+    return all(mine[k] == doc.get(k, {} if k == "run" else None) for k in ("state", "answers", "events", "decisions",
+                                                                         "run"))
+
+
+def _short(e: Exception, limit: int = 200) -> str:
+    text = str(e)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _options(options_type: type, saved: dict):

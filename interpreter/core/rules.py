@@ -10,7 +10,8 @@ import json
 from functools import cached_property
 from pathlib import Path
 
-from maester.dsl.diagnostics import BundleError, Diagnostics, Span, hint_for
+from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
+from maester.dsl.json_input import loads as strict_json
 
 from .board import Board
 
@@ -157,7 +158,9 @@ def read_bundle(path: Path, diags: Diagnostics) -> object:
     """A bundle file's JSON; a missing, unreadable or non-JSON file is one located error."""
     label = str(path)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return strict_json(path.read_text(encoding="utf-8"), label)  # within the limits; 4.0 stays a float
+    except MaesterError as e:
+        diags.extend(e.diagnostics)
     except FileNotFoundError:
         diags.error("no-such-file", f"{label}: no such file", Span(label, 0, 0))
     except UnicodeDecodeError as e:

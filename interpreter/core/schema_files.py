@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from maester.dsl.files import write_file
 from maester.dsl.schema_types import without_union_types
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
@@ -19,6 +20,6 @@ def schema_text(schema: dict) -> str:
 def write_schema(file: str, text: str, path: Path | None = None) -> Path:
     """Write `text` to schemas/`file` (or `path`); returns where."""
     target = path or SCHEMA_DIR / file
-    target.write_text(text, encoding="utf-8")
+    write_file(target, text)
     return target
 

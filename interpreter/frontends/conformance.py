@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.dsl.files import make_folder, write_files
+from maester.dsl.json_input import loads as strict_json
 
 from ..core.decisions import Decision, IllegalDecision
 from ..core.rules import Rules
@@ -102,11 +104,9 @@ def write_vectors(rules: Rules, scenarios_root: Path, out_dir: Path) -> tuple[in
     if not scenarios:  # checked before anything is removed: nothing is half-written
         raise _nothing(scenarios_root, "no scenario (*.yaml) to make vectors from",
                        "give the scenario folder with --scenarios (the suite's is tests/scenarios)")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for old in out_dir.glob("*.json"):
-        old.unlink()
-    # the bundle the vectors are for, so another engine needs nothing else
-    (out_dir / BUNDLE_FILE).write_text(_canonical(rules.bundle) + "\n", encoding="utf-8")
+    # every vector is made before anything is written; then all files are written or none (dsl/files.py), and
+    # only then are the vectors of scenarios that no longer exist removed
+    files = {out_dir / BUNDLE_FILE: _canonical(rules.bundle) + "\n"}  # the bundle: another engine needs no more
     count, skipped = 0, []
     index = []
     for path in scenarios:
@@ -115,13 +115,18 @@ def write_vectors(rules: Rules, scenarios_root: Path, out_dir: Path) -> tuple[in
             skipped.append(str(path))
             continue
         name = vector["scenario"].removesuffix(".yaml").replace("/", "--") + ".json"
-        (out_dir / name).write_text(_canonical(vector) + "\n", encoding="utf-8")
+        files[out_dir / name] = _canonical(vector) + "\n"
         index.append({"file": name, "name": vector["name"], "rules": vector["rules"]})
         count += 1
-    (out_dir / INDEX_FILE).write_text(json.dumps({
+    files[out_dir / INDEX_FILE] = json.dumps({
         "format": INDEX_FORMAT, "version": VECTOR_VERSION,
         "bundle_format": rules.bundle["format_version"], "bundle_sha256": bundle_digest(rules.bundle),
-        "vectors": index}, indent=1) + "\n", encoding="utf-8")
+        "vectors": index}, indent=1) + "\n"
+    make_folder(out_dir)
+    write_files(files)
+    for old in out_dir.glob("*.json"):
+        if old not in files:
+            old.unlink()
     return count, skipped
 
 
@@ -299,9 +304,12 @@ def check_directory(directory: Path, rules: Rules | None = None) -> Report:
     for path in files:
         report.checked.append(path.name)
         try:
-            vector = json.loads(path.read_text(encoding="utf-8"))
+            vector = strict_json(path.read_text(encoding="utf-8"), str(path))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             report.failures[path.name] = [f"not readable as JSON: {e}"]
+            continue
+        except MaesterError as e:  # beyond a limit of data files (dsl/limits.py)
+            report.failures[path.name] = [e.diagnostics.items[0].message]
             continue
         # a vector of another format or version is refused before its schema and any replay
         problems = _format_problem(vector) or formats.problems("vector", vector, limit=5)
@@ -334,7 +342,7 @@ def _format_problem(vector) -> list[str]:
 
 def _read_json(path: Path):
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return strict_json(path.read_text(encoding="utf-8"), str(path))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise _nothing(path, f"cannot read it as JSON: {e}", "regenerate with `maester conformance --write DIR`") \
             from None

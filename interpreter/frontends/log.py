@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
+from maester.dsl.files import write_file
+from maester.dsl.json_input import loads as strict_json
 
 from ..core import formats
 from ..core.decisions import IllegalDecision
@@ -74,7 +76,7 @@ def _envelope(game: Game, agents: str) -> dict:
 
 
 def write_log(path: Path, data: dict) -> None:
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_file(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_log(path: Path) -> dict:
@@ -82,7 +84,7 @@ def read_log(path: Path) -> dict:
     diags = Diagnostics()
     label = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = strict_json(Path(path).read_text(encoding="utf-8"), label)  # within the limits (dsl/limits.py)
     except FileNotFoundError:
         diags.error("no-such-file", f"{path}: no such file", Span(label, 0, 0))
         raise MaesterError(diags) from None

@@ -24,6 +24,8 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
+from maester.dsl.json_input import check_data, check_size, strict_schema_validator
+from maester.dsl.limits import MAX_UNIT_COUNT
 
 from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
 from ..core.events import COMMON_FIELDS, EVENTS, cites, fields_of
@@ -77,8 +79,7 @@ def _fail(path: str, message: str, hint: str | None = None, place: tuple[int, in
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
     schema = json.loads(resources.files("maester.schemas").joinpath(SCENARIO_SCHEMA).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return strict_schema_validator(schema)  # `integer` is an int: 4.0 is refused
 
 
 def _validate(data: dict, label: str) -> None:
@@ -155,7 +156,11 @@ def parse_units(text, where: str, path: str) -> dict:
         kind = part.removesuffix("(routed)").strip()
         count = 1
         if " x" in kind:
-            kind, n = kind.split(" x")
+            kind, n = kind.rsplit(" x", 1)
+            n = n.strip()
+            if not n.isdigit() or not 1 <= int(n[:6]) <= MAX_UNIT_COUNT:
+                raise _fail(path, f"{where}: '{part[:40]}': a count of units is a number from 1 to {MAX_UNIT_COUNT}",
+                            "for example 'stark: footman x2, knight'")
             count = int(n)
         units.extend([[kind.strip(), routed] for _ in range(count)])
     return {"house": house.strip(), "units": units}
@@ -216,8 +221,12 @@ class Scenario:
     def load(cls, path: str | Path) -> Scenario:
         label = str(path)
         try:
+            check_size(Path(path).stat().st_size, label)
             text = Path(path).read_text(encoding="utf-8")
             data = yaml.safe_load(text)
+            check_data(data, label)  # the limits of data files (depth, values, integers: dsl/limits.py)
+        except RecursionError:
+            raise _fail(label, f"{label} nests too deeply to be read") from None
         except FileNotFoundError:
             raise _fail(label, f"{label}: no such file") from None
         except UnicodeDecodeError as e:
@@ -413,7 +422,11 @@ class Scenario:
                 if text is None:
                     st.units.pop(area, None)
                     continue
-                army = parse_units(text, f"units.{area}", self.path)
+                try:
+                    army = parse_units(text, f"units.{area}", self.path)
+                except ScenarioError as e:  # at its line
+                    item = e.diagnostics.items[0]
+                    raise self.fail(item.message, where, item.hint) from None
                 ids.house(army["house"], where)
                 for u in army["units"]:
                     ids.known(u[0], rules.unit_kinds, "unit kind", where, prefix=f"units.{area}: ")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from maester.dsl.diagnostics import MaesterError
 
 from ..core import cursor  # noqa: F401  (mod_effects registers the module's effect primitives)
-from ..core.decisions import IllegalDecision
+from ..core.decisions import IllegalDecision, between_decisions_problems, short_repr
 from ..core.position import LEAVE
 from ..core.rules import Rules
 from ..core.state import HouseState
@@ -128,8 +128,11 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
     # ---- rounds (R31.16) ---------------------------------------------------------------------------------
     def leave(self, house: str) -> None:
         """A player leaves the game: from the next round its house is a vassal (R42.5)."""
+        problems = between_decisions_problems(self, {"house": (house, str)})
+        if problems:
+            raise IllegalDecision(None, short_repr(house), problems[0], action="leaving")
         if house not in self.state.houses or self.is_vassal(house):
-            raise IllegalDecision(None, house, f"'{house}' is not a player house of this game", action=LEAVE)
+            raise IllegalDecision(None, house, f"{short_repr(house)} is not a player house of this game", action=LEAVE)
         if self.rules.house(house).get("never_vassal"):  # "a player other than Targaryen" (R42.5)
             raise IllegalDecision(None, house, f"{house} never leaves the game: only a player other than {house} "
                                   "may leave, since its house can never be a vassal (R42.5, R36.1)", action=LEAVE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core import cursor
-from ..core.decisions import IllegalDecision
+from ..core.decisions import BIDS_ASKED, IllegalDecision, between_decisions_problems, short_repr
 from ..core.position import GIFT
 
 if TYPE_CHECKING:
@@ -67,8 +67,11 @@ class VassalRules:
 
     def gift_power(self, giver: str, receiver: str, amount: int) -> None:
         """A player gives power to another player at any time (R42.4): not to or from vassals."""
-        problems = []
-        if giver not in self.state.houses or receiver not in self.state.houses or giver == receiver:
+        problems = between_decisions_problems(self, {"giver": (giver, str), "receiver": (receiver, str),
+                                                     "amount": (amount, int)})
+        if problems:
+            pass  # not a gift at all (the game is over, an argument of the wrong type)
+        elif giver not in self.state.houses or receiver not in self.state.houses or giver == receiver:
             problems.append("gifts go between two different houses in the game")
         elif self.is_vassal(giver) or self.is_vassal(receiver):
             problems.append("vassals neither give nor receive power (R42.4.3)")
@@ -76,8 +79,12 @@ class VassalRules:
             problems.append(f"{giver} has {self.state.houses[giver].power} available power")
         elif self.embattled is not None and (self.decision is None or self.decision.kind != "support"):
             problems.append("during a combat power may be gifted only in the Call for Support step (R42.4.2)")
+        elif self.decision is not None and self.decision.kind in BIDS_ASKED:
+            # bids are secret and asked one house at a time: a gift now would change power already bid, or the
+            # answers of a bid asked already (the giver could end below 0, a decision with no legal answer)
+            problems.append("power may not be gifted while bids are asked (R42.4): wait for the bids' reveal")
         if problems:
-            raise IllegalDecision(None, amount, problems[0], action=GIFT)
+            raise IllegalDecision(None, short_repr(amount), problems[0], action=GIFT)
         self.discard_power(giver, amount, "R42.4.1", f"gift to {receiver}")
         self.gain_power(receiver, amount, "R42.4.1", f"gift from {giver}")
         self.record_action({"type": GIFT, "from": giver, "to": receiver, "amount": amount})

@@ -17,7 +17,7 @@ from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from ..core import control, cursor, position
 from ..core.decision_kinds import DECISION_KINDS
-from ..core.decisions import Decision, IllegalDecision
+from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
 from ..core.extensions import RulesHooks
 from ..core.position import Checkpoint
@@ -39,7 +39,8 @@ TIEBREAKERS = {
 
 
 def _from_state(rules: Rules, doc: dict) -> Game:
-    return Game.from_state(rules, doc)
+    return Game.from_state(rules, doc, position.TRUSTED)  # unpickling: a document this process made (pickle runs
+    # code anyway: its data is trusted by nature)
 
 
 class GameOver(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -141,7 +142,7 @@ class Game(RulesHooks):
         found = d.legal_option(value)
         if found is None:
             why = "it is not one of the legal answers"
-            if value in d.options:  # equal by Python's rules only: 3.0 for 3, true for 1
+            if any(loosely_equal(o, value) for o in d.options):  # equal by Python's rules only: 3.0 for 3, true for 1
                 why = f"it has the wrong type ({type(value).__name__}, where the legal answer is not)"
             raise IllegalDecision(d, value, why)
         value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
@@ -258,9 +259,16 @@ class Game(RulesHooks):
         return position.to_document(self)
 
     @classmethod
-    def from_state(cls, rules: Rules, doc: dict) -> Game:
-        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot)."""
-        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc)
+    def from_state(cls, rules: Rules, doc: dict, check: str = position.REPLAY) -> Game:
+        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot). `check`: how
+        much of the document is believed (position.py: REPLAY, the default, proves it by its history; ANALYSIS
+        takes an edited position without history that keeps every invariant of the rules)."""
+        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc, check)
+
+    @classmethod
+    def analysis_position(cls, rules: Rules, doc: dict) -> Game:
+        """An edited position to study (no history): accepted when it keeps every invariant of the rules."""
+        return cls.from_state(rules, doc, position.ANALYSIS)
 
     def _rebuilt(self, upto: int, actions: list[dict]) -> Game:
         """A new game at the position after the first `upto` answers (and `actions` among them)."""
@@ -292,8 +300,11 @@ class Game(RulesHooks):
         if not any(c.answers <= target for c in self.checkpoints):
             raise IllegalDecision(None, None, "the history before this position was not kept")
         g = self._rebuilt(target, [a for a in self.actions if a["at"] <= target])
-        g.events = self.events[: max(0, g.event_count - self._event_base)]
-        g._event_base = self._event_base
+        count = g.event_count  # the events emitted up to that point, as the rerun counts them
+        g.events = self.events[: max(0, count - self._event_base)]
+        # the count stays true when the answer taken back was given before this game was resumed (its earlier
+        # events are not in `events`): a position saved after such an undo resumes (its history is replayed)
+        g._event_base = count - len(g.events)
         self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
 
     @contextmanager
