@@ -274,8 +274,8 @@ def test_resume_and_save_to_the_same_file_replaces_it_atomically(tmp_path, input
     inode = keep.stat().st_ino
     result = runner.invoke(app, ["play", "--resume", str(keep), "--save", str(keep), "-q", "--stop-at", "40"])
     assert result.exit_code == 0, result.output
-    doc = json.loads(keep.read_text())
-    assert len(doc["history"]["answers"]) == 40
+    doc = json.loads(keep.read_text())  # a saved table (the position with its seats, tools/human.py)
+    assert doc["format"] == "maester-table" and len(doc["position"]["history"]["answers"]) == 40
     assert keep.stat().st_ino != inode  # a new file renamed over the old one, not the old one truncated
     assert not list(tmp_path.glob(f"{TEMP_PREFIX}*"))
 
