@@ -119,10 +119,8 @@ define("armies and supply", "R8.3", "an army is two or more units of one house i
        "advance (a march, a retreat, a muster) adds its unit counts per area before the test.", _M)
 define("power pool", "R2.5", "a house's tokens in the pool: its `power_tokens` less its available power and its "
        "power tokens on the board. A gain takes at most what is in the pool; a house that may not hold power "
-       "(Mother of Dragons: a vassal) gains none.", _M)
-define("victory points", "R26.1 R37.1", "castles and strongholds a house controls (land areas printed with one; "
-       "Mother of Dragons: an area that lost its castle does not count); for a house that wins by loyalty, its "
-       "loyalty points plus 1 while it controls its home if the home has a printed loyalty token, at most the "
-       "rules set's victory points; a vassal has none.", _M)
-define("supply level", "R8.2", "the barrels (supply icons) of the land areas a house controls, at most the top of "
-       "the supply track (Mother of Dragons: improvements add barrels, a degraded area has none).", _M)
+       "(`may_hold_power`) gains none.", _M)
+define("victory points", "R26.1", "the castles and strongholds a house controls: land areas printed with one, at "
+       "their castle level now (an area that lost its castle does not count).", _M)
+define("supply level", "R8.2", "the barrels (supply icons, at their level now) of the land areas a house "
+       "controls, at most the top of the supply track.", _M)

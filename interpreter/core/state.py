@@ -12,10 +12,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-# why a game ended: the state's `end_reason` (a code; its English is for people only)
+# why a game ended: the state's `end_reason` (a code; its English is for people only); a rules module adds its own
 END_REASONS: dict[str, str] = {
     "victory-points": "a house reached the rules set's victory points in castles and strongholds (R26.1)",
-    "loyalty": "a house that wins by loyalty reached the rules set's victory points (R37.3)",
     "last-round": "the most victory points after the last round, ties broken by the rules set's tiebreakers (R26.3)",
 }
 

@@ -79,6 +79,16 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class Hook:
+    """An extension point of the base procedure: the parts rules modules add here (`extend`) run at this point."""
+
+    name: str
+    what: str
+    times: str = "1"
+    game: str = "base"
+
+
+@dataclass(frozen=True)
 class Either:
     """Exactly one of several bodies (each a tuple of parts), in the order the engine tries them."""
 
@@ -88,7 +98,7 @@ class Either:
     game: str = "base"
 
 
-Part = Emit | Ask | Run | Effect | Either
+Part = Emit | Ask | Run | Effect | Either | Hook
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,10 @@ class Step:
 
 STEPS: dict[str, Step] = {}
 ROOT = "game"  # the step the whole game is
+# what rules modules add at the base procedure's extension points: hook name -> [(game, parts, module)]
+HOOKS: dict[str, list[tuple[str, tuple, str]]] = {}
+# what rules modules say about a base step or definition: id -> [(game, text, module)]
+AMENDMENTS: dict[str, list[tuple[str, str, str]]] = {}
 # the derived facts the steps read (who controls an area, whether armies fit supply...): name -> (rule, text, module)
 DEFINITIONS: dict[str, tuple[str, str, str]] = {}
 
@@ -139,6 +153,21 @@ def effect(what: str, rules: str = "", times: str = "*", game: str = "base", sta
 
 def either(*choices: tuple | list, when: str = "", times: str = "1", game: str = "base") -> Either:
     return Either(tuple(tuple(c) for c in choices), when, times, game)
+
+
+def hook(name: str, what: str) -> Hook:
+    """An extension point in a base step's body (a rules module adds its parts there with `extend`)."""
+    return Hook(name, what)
+
+
+def extend(hook_name: str, *parts: Part, game: str, module: str = "") -> None:
+    """A rules module's parts at a base extension point, in order (each part keeps its own multiplicity)."""
+    HOOKS.setdefault(hook_name, []).append((game, tuple(parts), module))
+
+
+def amend(target: str, text: str, game: str, module: str = "") -> None:
+    """What a rules module changes in a base step or definition (`target`: its id or name), in words."""
+    AMENDMENTS.setdefault(target, []).append((game, text, module))
 
 
 def group(*parts: Part, when: str = "", times: str = "*", game: str = "base") -> Either:
@@ -179,6 +208,9 @@ def _parts(body: Iterable[Part]) -> Iterable[Part]:
         if isinstance(part, Either):
             for choice in part.choices:
                 yield from _parts(choice)
+        if isinstance(part, Hook):
+            for _, added, _ in HOOKS.get(part.name, []):
+                yield from _parts(added)
 
 
 def parts(step_id: str) -> list[Part]:
@@ -206,6 +238,10 @@ def problems() -> list[str]:
                                if not cites(p.type, r))
             if isinstance(p, Ask) and p.kind not in DECISION_KINDS:
                 out.append(f"step {s.id}: asks an undeclared decision kind {p.kind!r}")
+    hooks = {p.name for s in STEPS.values() for p in _parts(s.body) if isinstance(p, Hook)}
+    out.extend(f"rules module extends an undeclared extension point {h!r}" for h in HOOKS if h not in hooks)
+    out.extend(f"rules module amends an undeclared step or definition {t!r}" for t in AMENDMENTS
+               if t not in STEPS and t not in DEFINITIONS)
     seen = reachable()
     out.extend(f"step {s} is declared but never run" for s in STEPS if s not in seen and not STEPS[s].anywhere
                and not STEPS[s].final)
@@ -288,6 +324,9 @@ class _Nfa:
             if p.step in stack:
                 raise AssertionError(f"step {p.step!r} runs itself ({' > '.join(stack)})")
             frag = lambda: self.body(STEPS[p.step].body, p.step, (*stack, p.step))  # noqa: E731
+        elif isinstance(p, Hook):
+            added = tuple(q for _, parts_, _ in HOOKS.get(p.name, []) for q in parts_)
+            frag = lambda: self.body(added, owner, stack)  # noqa: E731
         elif isinstance(p, Either):
             def frag() -> tuple[int, int]:
                 s, e = self.new(), self.new()
@@ -486,6 +525,14 @@ def _part_md(p: Part, indent: str) -> list[str]:
     if isinstance(p, Run):
         when = f": {p.when}" if p.when else ""
         return [f"{indent}- **step** [`{p.step}`](#{_anchor(p.step)}) ({STEPS[p.step].title}){tail}{when}."]
+    if isinstance(p, Hook):
+        added = HOOKS.get(p.name, [])
+        lines = [f"{indent}- **extension point** `{p.name}`: {p.what}. In the base game nothing happens here."]
+        for game, parts_, _module in added:
+            lines.append(f"{indent}  {_amend_label(game)}, in order:")
+            for q in parts_:
+                lines.extend(_part_md(q, indent + "  "))
+        return lines
     if isinstance(p, Effect):
         rules = f" ({', '.join(p.rules)})" if p.rules else ""
         starts = (" It may start: " + ", ".join(f"[`{s}`](#{_anchor(s)})" for s in p.starts) + ".") if p.starts \
@@ -507,6 +554,10 @@ def _part_md(p: Part, indent: str) -> list[str]:
     return lines
 
 
+def _amend_label(game: str) -> str:
+    return {"mod": "Mother of Dragons", "tides": "Tides of Battle"}.get(game, game)
+
+
 def _anchor(step_id: str) -> str:
     return "step-" + step_id.replace(".", "-")
 
@@ -518,7 +569,8 @@ def markdown() -> str:
     out.append('<a id="definitions"></a>\n\n## Definitions\n')
     out.append("Facts the steps read, computed from the state and the bundle (never stored in the state).\n")
     for name, (rule, text, module) in DEFINITIONS.items():
-        out.append(f"- **{name}** ({rule}): {text} *({module})*")
+        extra = "".join(f" *{_amend_label(g)}:* {t}" for g, t, _ in AMENDMENTS.get(name, []))
+        out.append(f"- **{name}** ({rule}): {text}{extra} *({module})*")
     out.append("")
     out.append("## Contents\n")
     out.extend(f"- [`{sid}`](#{_anchor(sid)}) {STEPS[sid].title}" for sid in order)
@@ -528,6 +580,7 @@ def markdown() -> str:
         out.append(f'<a id="{_anchor(sid)}"></a>\n\n## `{sid}`: {s.title} ({s.rule}){_game(s.game)}\n')
         if s.what:
             out.append(s.what + "\n")
+        out.extend(f"*{_amend_label(g)}:* {text}\n" for g, text, _ in AMENDMENTS.get(sid, []))
         if s.final:
             out.append("The game ends with this step.\n")
         if s.anywhere:

@@ -215,7 +215,7 @@ class IronBankRules:
 
 
 # ---- the steps of the Iron Bank (core/steps.py; docs/procedures.md) ---------------------------------------------
-from ..core.steps import ask, define, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import amend, ask, define, effect, either, emit, extend, group, step, sub  # noqa: E402
 
 _M = "interpreter/mod/bank.py"
 define("improved and degraded areas", "R41 R42.3", "Mother of Dragons: an area's marks (`improvements`) change its "
@@ -272,3 +272,22 @@ step("mod.other-order", "An Iron Bank or Muster order", "R34.5 R40.4",
          [emit("muster-order", "R34.5", "the order has no effect, or musters: `area`", times="1"),
           sub("mustering.muster")]),
      module=_M, game="mod")
+extend("game.after-setup", sub("mod.starting-loans", times="1"), game="mod", module=_M)
+extend("westeros.round-start", sub("mod.round-start", times="1"), game="mod", module=_M)
+extend("action.other-order", sub("mod.other-order", times="1"), game="mod", module=_M)
+extend("action.neutral-force-defeated", emit("loan-discount", "R40.7.2", "the neutral force of the loan discount "
+                                             "area is defeated: `house` takes the token"), game="mod", module=_M)
+amend("action.consolidations", "Iron Bank orders and vassal Muster orders resolve in this step (step "
+      "`mod.other-order`).", game="mod", module=_M)
+amend("game.setup", "(1) the player houses: the houses that can never be vassals, then — unless the options name "
+      "the player houses — the setup's other houses in the setup's order, shuffled (the first random draws of the "
+      "game), the first `players` minus the fixed ones taken; every other house is a vassal, sorted by id (R31.1, "
+      "R36.1); (2) a vassal gets the rules set's `vassal_supply`, no power and no house cards (R31.4); (3) when a "
+      "vassal is among the first three places of a track, every player house is moved ahead of every vassal, each "
+      "group keeping its order (R31.9), before the last places are kept; (4) a vassal's units are the setup's "
+      "`vassal_starting_units`; (8) after the decks: the setup's loyalty tokens and dragon strength tokens, the "
+      "Iron Bank — the loan deck sorted by id, then shuffled, the bank's slots empty but the last, which takes the "
+      "top loan (R31.10-R31.14) — and 0 loyalty points for each house that wins by loyalty. The `setup` event adds "
+      "`vassals`, the vassal houses.", game="mod", module=_M)
+amend("westeros", "the decks are I, II, III and IV; the round's start is step `mod.round-start`.", game="mod",
+      module=_M)

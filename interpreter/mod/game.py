@@ -161,3 +161,16 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
     def after_march(self, house: str) -> None:
         self._update_discount_holder()
         self.gain_loyalty()
+
+
+# ---- the players' actions between decisions (core/steps.py; docs/procedures.md) ---------------------------------
+from ..core.steps import emit, step  # noqa: E402  (declarations only)
+
+step("game.between-decisions", "Actions between decisions", "R42.4 R42.5",
+     "A player may act between two decisions without being asked: give power to another player (R42.4; during a "
+     "combat only while a `support` decision is pending; never to or from a vassal) or announce that it leaves the "
+     "game at the end of the round (R42.5). A log records them among the answers (`actions`, each `at` the number "
+     "of answers given before it).",
+     emit("power", "R42.4.1", "a gift: the giver discards, then the receiver gains", times="*"),
+     emit("leave", "R42.5", "a player announces it leaves", times="*"),
+     module="interpreter/mod/game.py", anywhere=True, game="mod")

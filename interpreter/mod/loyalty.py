@@ -12,8 +12,11 @@ if TYPE_CHECKING:
     from ..procedures.game import Proc
 
 from ..core import cursor
+from ..core.state import END_REASONS
 from ..procedures.game import GameOver
 from .effects import add_loyalty
+
+END_REASONS["loyalty"] = "a house that wins by loyalty reached the rules set's victory points (R37.3)"
 
 KEEP = "keep"
 # the frame of the bid gifts (cursor.py): the bids as given so far, who is giving and how much it still holds
@@ -163,7 +166,7 @@ class LoyaltyRules:
 
 
 # ---- the steps of loyalty (core/steps.py; docs/procedures.md) --------------------------------------------------
-from ..core.steps import ask, emit, group, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import amend, ask, emit, extend, group, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/mod/loyalty.py"
 step("mod.give-bids", "Bids given away", "R36.4",
@@ -187,3 +190,15 @@ step("mod.loyalty", "Loyalty gained", "R37.6 R37.8",
      emit("garrison", "R37.8.2", "the garrison returns: `area`, `house`, `points`", times="*"),
      emit("loyalty-home-lost", "R37.8.1", "`area`, `house`, `points`", times="*"),
      module=_M, game="mod")
+extend("westeros.before-card", group(emit("loyalty-skipped", "R37.5", "no loyalty token left for the area"),
+                                     emit("loyalty", "R37.4.2", "the banner's loyalty token (unless skipped): `area`"),
+                                     when="for each area of the card's banners (R37.4.2)"), game="mod", module=_M)
+extend("westeros.after-cards", sub("mod.loyalty", times="1"), game="mod", module=_M)
+extend("bidding.after-reveal", sub("mod.give-bids", times="?"), game="mod", module=_M)
+extend("action.after-march", sub("mod.after-march", times="1"), game="mod", module=_M)
+amend("game.victory", "a vassal never wins; a house that wins by loyalty wins with its victory points counted as "
+      "below, and the state's `end_reason` is then `loyalty` (R37.3).", game="mod", module=_M)
+amend("game.last-round", "vassals are not ranked (R35.11).", game="mod", module=_M)
+amend("victory points", "a house that wins by loyalty counts its loyalty points plus 1 while it controls its home "
+      "when the home has a printed loyalty token, at most the rules set's victory points (R37.1); a vassal has "
+      "none (R35.11).", game="mod", module=_M)

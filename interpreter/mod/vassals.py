@@ -229,7 +229,7 @@ class VassalRules:
 
 
 # ---- the steps of the vassals' planning (core/steps.py; docs/procedures.md) -------------------------------------
-from ..core.steps import ask, emit, group, step  # noqa: E402  (declarations only)
+from ..core.steps import amend, ask, emit, extend, group, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/mod/vassals.py"
 step("mod.choose-commanders", "Commanders of the vassals", "R33.3 R33.4",
@@ -252,3 +252,39 @@ step("mod.vassal-orders", "The vassals' orders", "R34.1",
          "`done`, then `AREA:TOKEN` for each area of the vassal without an order (sorted) and each unused token "
          "(sorted)", "when only `done` is left", times="*"),
      module=_M, game="mod")
+extend("planning.before-orders", sub("mod.choose-commanders", times="1"), game="mod", module=_M)
+extend("planning.after-own-orders", sub("mod.vassal-orders", times="1"), game="mod", module=_M)
+extend("combat.attacker-hand", emit("vassal-hand", "R35.2", "a vassal attacker with no hand: its commander draws "
+                                    "it (`secret.hand`)"), game="mod", module=_M)
+extend("combat.defender-hand", emit("vassal-hand", "R35.2", "a vassal defender with no hand (as above)"), game="mod",
+       module=_M)
+extend("combat.over", emit("power", "R35.5", "the commander of a winning vassal gains 1 power"), game="mod",
+       module=_M)
+extend("action.area-left-unmarked", emit("power-token", "R35.9", "a vassal marks the land area it left: `house`, "
+                                         "`area`"), game="mod", module=_M)
+amend("planning.house-orders", "vassals place no orders of their own here; their commanders place them after "
+      "the players' own (step `mod.vassal-orders`, R34.1). Orders a house places come from its order sets other "
+      "than the vassal set.", game="mod", module=_M)
+amend("planning.raven", "the orders of a vassal are the vassal's: its commander cannot replace them with the "
+      "raven (R34.8).", game="mod", module=_M)
+amend("wildlings.attack", "vassals take no part in the bidding (R35.8).", game="mod", module=_M)
+amend("bidding.influence", "vassals do not bid and count as bidding 0 (R35.6).", game="mod", module=_M)
+amend("action.raid", "a commander and its vassals are not enemies (R34.4): none raids the others. A raid/support "
+      "token is a vassal's; its commander decides.", game="mod", module=_M)
+amend("action.march", "a vassal may not enter a port, nor an area its commander or another vassal of the same "
+      "commander controls (R34.3); a commander may not enter its vassals' areas (R35.10). Dragons fly (R38.4).",
+      game="mod", module=_M)
+amend("combat.house-cards", "a vassal's commander chooses for it, from the vassal's hand; a vassal with no hand "
+      "draws one first (R35.2): the vassal deck — the house cards of the rules set's vassal card set, sorted by id, "
+      "less those in other vassals' hands — shuffled, the first `vassal_hand_size` taken. A dragon's strength is "
+      "the dragon strength (R38.2).", game="mod", module=_M)
+amend("combat.tides", "the blade holder may also use the blade for a vassal it commands (R35.3).", game="mod",
+      module=_M)
+amend("combat.blade", "the blade holder may also use the blade for a vassal it commands (R35.3).", game="mod",
+      module=_M)
+amend("combat.clean-up", "a vassal's played card does not go to a discard pile; when the combat is over every "
+      "vassal's hand and discards are emptied, back into the vassal deck (R35.4), and the commander of a winning "
+      "vassal gains 1 power (R35.5).", game="mod", module=_M)
+amend("mustering.muster", "a vassal musters from a Westeros card only in its home area, if it controls it "
+      "(R35.13).", game="mod", module=_M)
+amend("power pool", "a vassal holds and gains no power (R35.9).", game="mod", module=_M)

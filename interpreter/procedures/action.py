@@ -630,7 +630,7 @@ def action_phase(g: Game) -> Proc:
 
 
 # ---- the steps of the Action Phase (core/steps.py; docs/procedures.md) ---------------------------------------
-from ..core.steps import ask, either, emit, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import ask, either, emit, hook, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/procedures/action.py"
 _TURN = ("Each house in turn order (the turn-order track) resolves one of its orders of this step's type, pass after "
@@ -651,7 +651,7 @@ step("action.raids", "The Raid step", "R15.2", _TURN, sub("action.raid-turn", ti
 step("action.marches", "The March step", "R15.2", _TURN, sub("action.march-turn", times="*"), module=_M)
 step("action.consolidations", "The Consolidate Power step", "R15.2 R18",
      _TURN + " Orders of this step: Consolidate Power orders and the orders whose `resolves_at` is "
-     "`consolidate-power` (Mother of Dragons: Iron Bank orders, vassal Muster orders).",
+     "`consolidate-power` (a rules module's orders).",
      sub("action.consolidate-turn", times="*"), module=_M)
 _WHICH = ("the house's areas holding an order of the step's type (a raid/support token kept as a support is not a "
           "raid any more), sorted by id")
@@ -670,22 +670,23 @@ step("action.consolidate-turn", "A house resolves a Consolidate Power order", "R
      ask("resolve-consolidate-power", "R15.2", "the house", "at the start of its turn", _WHICH,
          "when the house has one such order, or when its orders resolve independently of their order: only "
          "plain Consolidate Power orders, at most one of them special in a castle area (the only one that asks), "
-         "and Iron Bank orders only when even all the power these orders could gain buys no loan (then the first "
-         "area by id is taken)"),
-     either([sub("action.consolidate", times="1")], [sub("mod.other-order", times="1", game="mod")]),
+         "and orders that buy something only when even all the power these orders could gain buys nothing (then "
+         "the first area by id is taken)"),
+     either([sub("action.consolidate", times="1")],
+            [hook("action.other-order", "an order of a type the base procedures do not know, resolved in this "
+                  "step (R18.4)")]),
      module=_M)
 step("action.raid", "A Raid order", "R15.3-R15.7",
      "The targets are the adjacent areas holding an enemy's order this raid may remove (R15.4: a raid removes "
      "Support, Raid and Consolidate Power orders, a special raid also Defense orders, unless the target order "
      "names the raids that may remove it; R15.5: from land only land areas, from a port only its sea; a port is "
-     "a target only from its sea; Mother of Dragons: a commander and its vassals are not enemies, R34.4). The "
+     "a target only from its sea; a rules module may make some houses not enemies, R34.4). The "
      "raid leaves the board before its target is asked. Removing a Consolidate Power order (or an order that "
      "says it gives power when raided) pillages: the raider gains 1 power, then the victim discards 1 (R15.6).",
-     ask("raid-or-support", "R34.4", "the house's commander", "for a raid/support token (Mother of Dragons)",
-         "`raid`, `support`", game="mod"),
+     ask("raid-or-support", "R34.4", "the house (or who decides for it, R33.7)", "for a raid/support token",
+         "`raid`, `support`"),
      either(
-         [emit("keep-support", "R34.4", "answer `support`: the token stays as a support order", times="1",
-               game="mod")],
+         [emit("keep-support", "R34.4", "answer `support`: the token stays as a support order", times="1")],
          [ask("raid", "R15.3", "the house", "after the raid left the board",
               "`none`, then the target areas sorted by id", "when there is no target (only `none`)"),
           emit("raid", "R15.3", "`area` the raided area (the raid's own area when the answer is `none`), "
@@ -696,10 +697,10 @@ step("action.march", "A March order", "R16 R17 R24 R25",
      "Moves are chosen one unit at a time, kept in the march's frame, and carried out together when the house "
      "answers `done`. A unit of kind K may go to an area when (R16.3-R16.5, R17, R24.4, R25.5, R38): it is not "
      "routed (R16.10); land units go to adjacent land areas and to land areas next to a chain of seas holding the "
-     "house's ships (ship transport); flying units (Mother of Dragons) to any other land area; ships to adjacent "
+     "house's ships (ship transport); units of a kind that flies to any other land area; ships to adjacent "
      "seas and to adjacent ports of land areas the house controls with room (a port holds at most "
-     "`port_capacity` ships, counting those already sent there); never into a blocked area nor one the house may "
-     "not enter (Mother of Dragons, R34.3, R35.10); an area with another house's units or garrison, or a neutral "
+     "`port_capacity` ships, counting those already sent there); never into a blocked area nor one a rules module "
+     "forbids the house (R34.3, R35.10); an area with another house's units or garrison, or a neutral "
      "force, starts the march's one combat: every unit entering such an area must go to the same area, and ships "
      "never enter an enemy port. A destination is offered only if some completion of the march (moving some of "
      "the units still free, this one included) ends within the house's supply limits (R16.7; for an attack on a "
@@ -716,21 +717,21 @@ step("action.march", "A March order", "R16 R17 R24 R25",
          [sub("action.march-out", times="1"),
           either([], [sub("action.neutral-force", times="1")], [sub("combat", times="1")]),
           sub("action.ports", times="1"),
-          sub("mod.after-march", times="1", game="mod")]),
+          hook("action.after-march", "after the march, its combat and the ports")]),
      module=_M,
      notes=("After the moves (and the attack), the march's order is removed from its area with no event if it is "
             "still there (a combat's Combat Clean Up has removed it already, with its event); then the ports, "
-            "then (Mother of Dragons) the loan discount token and loyalty, then victory is checked.",))
+            "then a rules module's after-march step, then victory is checked.",))
 step("action.march-out", "The marching units leave", "R16.1 R16.6 R16.8 R24.8",
      "When the march empties a land area that is not the house's home, holds no power token and the house has "
-     "available power (and may hold power), the house may leave a power token there (R16.8). A vassal's march "
-     "always marks such an area (R35.9). Then each move is made in the order chosen: a unit entering an area "
+     "available power (and may hold power), the house may leave a power token there (R16.8); otherwise a rules "
+     "module may mark it (R35.9). Then each move is made in the order chosen: a unit entering an area "
      "without combat returns any other house's power token there to its pool (R16.6) and takes the area; units "
      "moving into the combat area wait off the board (kept in the march's frame). The March order stays on the "
      "board until the combat is over. A port whose land area nobody controls any more loses its ships (R24.8).",
      ask("leave-power", "R16.8", "the house", "when the march empties such an area", "`yes`, `no`"),
      emit("power-token", "R23.2.1", "answer `yes`: `house`, `area`"),
-     emit("power-token", "R35.9", "a vassal marks the area it left", game="mod"),
+     hook("action.area-left-unmarked", "an emptied land area the house did not mark"),
      emit("power-token", "R16.6", "an enemy power token in an area entered without combat returns to its pool: "
           "`area` only", times="*"),
      emit("march", "R16.1", "the moves are made: `area` the origin, `house`", times="1"),
@@ -739,13 +740,12 @@ step("action.march-out", "The marching units leave", "R16.1 R16.6 R16.8 R24.8",
 step("action.neutral-force", "An attack on a neutral force", "R25",
      "Not a combat (R19): support is called as in a combat, but only for the attacker (R25.2.4); no house cards, "
      "no blade, no Tides of Battle. The attacker's strength (its attacking units, the march bonus, its support) "
-     "must reach the neutral force's. If it does, the neutral force is removed and the attackers enter the area "
-     "(Mother of Dragons: defeating the neutral force of the loan discount area gives the loan discount token, "
-     "R40.7.2); otherwise the attackers go back to the area they marched from.",
+     "must reach the neutral force's. If it does, the neutral force is removed and the attackers enter the area; "
+     "otherwise the attackers go back to the area they marched from.",
      sub("combat.support", times="1"),
      emit("power-token", "R16.6", "success: an enemy power token in the area returns to its pool", times="*"),
      emit("neutral-force", "R25.3", "`area`, `house` the attacker (success or failure)", times="1"),
-     emit("loan-discount", "R40.7.2", "the neutral force of the loan discount area is defeated", game="mod"),
+     hook("action.neutral-force-defeated", "after a successful attack"),
      module=_M)
 step("action.ports", "Ports after a march", "R21.5.7 R24.7 R24.8",
      "After the march (and its combat), every port in area id order whose ships belong to another house than the "

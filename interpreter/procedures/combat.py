@@ -936,7 +936,7 @@ def _kept_in_cursor(g: Game, c: Combat, stage: str, steps: Proc) -> Proc:
 
 
 # ---- the steps of a combat (core/steps.py; docs/procedures.md) -------------------------------------------------
-from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import ask, effect, either, emit, group, hook, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/procedures/combat.py"
 
@@ -993,22 +993,20 @@ step("combat.support", "Call for support", "R19.3",
      module=_M)
 step("combat.house-cards", "House cards", "R19.4 R20.1",
      "The initial strengths are announced: the units' strength (routed units 0; a siege engine only attacking a "
-     "castle or stronghold; dragons the dragon strength, R38.2) plus the March order's bonus for the attacker; for "
+     "castle or stronghold; a rules module may set a kind's strength, R38.2) plus the March order's bonus for the "
+     "attacker; for "
      "the defender its Defense order in the area (none in a port, R24.6) and its garrison; for each side the "
      "units and the order bonus of the Support orders given to it (a support order removed since no longer "
      "counts; its bonus counts while its units are gone until the Combat Clean Up, R14.7). Then the attacker, "
-     "then the defender, chooses a house card in secret from its hand (Mother of Dragons: a vassal's commander "
-     "draws the vassal's hand first, R35.2: the vassal deck — the house cards of the rules set's vassal set, sorted "
-     "by id, less those in other vassals' hands — shuffled, the first `vassal_hand_size` taken). The chosen card "
-     "stays in the hand until the Combat Clean Up; the combat's `cards` names it.",
+     "then the defender, chooses a house card in secret from its hand (a rules module may give a house another "
+     "hand, R35.2). The chosen card stays in the hand until the Combat Clean Up; the combat's `cards` names it.",
      emit("initial-strength", "R19.4", "first: `strengths` house -> initial strength", times="1"),
-     emit("vassal-hand", "R35.2", "before a vassal's card is chosen, when its hand is empty", times="?",
-          game="mod"),
-     ask("house-card", "R20.1.1", "the attacker, then the defender (a vassal's commander)", "each in turn",
-         "the house's hand, sorted by id", "when the hand holds one card (it is played) or none (no card)",
-         times="*"),
-     emit("vassal-hand", "R35.2", "the defender's vassal hand (as above)", times="?", game="mod"),
-     ask("house-card", "R20.1.1", "the defender", "after the attacker's card", "as above", times="?"),
+     hook("combat.attacker-hand", "the attacker's hand for the combat is made"),
+     ask("house-card", "R20.1.1", "the attacker (or who decides for it, R33.7)", "first",
+         "the house's hand, sorted by id", "when the hand holds one card (it is played) or none (no card)"),
+     hook("combat.defender-hand", "the defender's hand for the combat is made"),
+     ask("house-card", "R20.1.1", "the defender (or who decides for it)", "after the attacker's card", "as above",
+         "as above"),
      emit("reveal", "R20.1.1", "both cards together: `cards` house -> card id (null: no card)", times="1"),
      module=_M)
 _window_step("cancel", "Abilities: cancel")
@@ -1017,7 +1015,7 @@ _window_step("before-combat", "Abilities: before combat")
 step("combat.tides", "Tides of Battle", "R29.3",
      "Every Tides of Battle card (sorted by id, one entry per copy) is shuffled before each combat (R29.3.2); the "
      "attacker, then the defender, draws the top card. If the Valyrian Steel Blade has not been used this round "
-     "and its holder's side fights (its own house, or in Mother of Dragons a vassal it commands), the holder may "
+     "and its holder's side fights (its own house, or a side a rules module lets it use the blade for), the holder may "
      "use it to make that side draw the next card instead (R29.3.3): the blade is then used.",
      ask("tides-redraw", "R29.3.3", "the Valyrian Steel Blade's holder", "after the draw (it sees its side's card)",
          "`yes`, `no`", "when the blade was used this round or its holder's side does not fight"),
@@ -1103,13 +1101,12 @@ step("combat.clean-up", "Combat Clean Up", "R21.5",
      "to its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; "
      "a losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes to "
      "its discards, or stays in hand when a card says so (R21.5.3); a house with no card left in hand takes back "
-     "its discards except the card just played (R21.5.4); a vassal's cards go back to the vassal deck instead "
+     "its discards except the card just played (R21.5.4); a rules module may put a house's card elsewhere "
      "(R35.4); (4) the after-combat abilities run (R20.2.5, R21.5.6); (5) the March order moves into the taken area "
      "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a "
      "card removes from the game leave (R43); (7) every order left in an area without its house's units is "
-     "removed (R14.7, R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8, Mother of "
-     "Dragons) every vassal's hand goes back to the vassal deck, and the commander of a winning vassal gains 1 "
-     "power (R35.5); (9) victory is checked.",
+     "removed (R14.7, R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8) what a "
+     "rules module does when the combat is over; (9) victory is checked.",
      emit("no-advance", "R21.5.1", "a card stops the winning attacker's advance: `house`"),
      emit("order-removed", "R21.5.1", "the order in the embattled area, when the attacker advances: `area` only"),
      emit("advance", "R21.5.1", "the attacker takes the area: `area`, `house`"),
@@ -1122,6 +1119,6 @@ step("combat.clean-up", "Combat Clean Up", "R21.5",
             [emit("cards", "R21.5.4", "its house takes back its discards: `house`", times="1")], times="*"),
      emit("order-removed", "R21.5.5", "an order without units: `area`, `house`, `order`", times="*"),
      emit("destroy", "R24.8", "the ships of a port whose land area nobody controls", times="*"),
-     emit("power", "R35.5", "the commander of a winning vassal gains 1 power", game="mod"),
+     hook("combat.over", "when the combat is over, before the victory check"),
      module=_M)
 _window_step("after-combat", "Abilities: after combat")

@@ -772,7 +772,7 @@ class Game(RulesHooks):
 
 
 # ---- the steps of the game and of a round (core/steps.py; docs/procedures.md) ----------------------------------
-from ..core.steps import ask, effect, emit, step, sub  # noqa: E402  (declarations only: nothing runs at import)
+from ..core.steps import emit, hook, step, sub  # noqa: E402  (declarations only: nothing runs at import)
 
 _M = "interpreter/procedures/game.py"
 step("game", "The game", "R1",
@@ -780,34 +780,27 @@ step("game", "The game", "R1",
      "of the rules set (`max_rounds`, or the shorter game an option asks for), after which the winner is ranked "
      "(R26.3); a house that reaches the victory points during a round wins at once (step `game.victory`).",
      sub("game.setup", times="1"),
-     sub("mod.starting-loans", game="mod"),
+     hook("game.after-setup", "setup steps of a rules module that ask decisions, before round 1"),
      sub("game.round", times="+"),
      sub("game.last-round", times="1"),
      module=_M)
 step("game.setup", "Setup", "R4 R31",
-     "The setup runs in one go and asks nothing. In order: (1, Mother of Dragons) the player houses: the houses "
-     "that can never be vassals, then — unless the options name the player houses — the setup's other houses in "
-     "the setup's order, shuffled (the first random draws of the game), the first `players` minus the fixed ones "
-     "taken; every other house is a vassal, sorted by id (R31.1, R36.1); (2) each house's state, in the setup's "
-     "house order: power (the setup's `starting_power` of the house, else the setup's `power_tokens`), supply "
-     "(the house's starting supply; a vassal: the rules set's "
-     "`vassal_supply` and no power), house cards (the house's cards of the rules set's card sets, sorted by id; "
-     "a vassal has none) (R4.7, R4.11); (3) the influence tracks in the rules set's track order, each in the "
-     "setup's order of the houses in play (Mother of Dragons: when a vassal is among the first three, every player "
-     "house is moved ahead of every vassal, each group keeping its order, R31.9; then a house that keeps the last "
-     "places goes last, R36.2); (4) the starting units, house by house in the "
-     "setup's house order, each placement in order, each kind's units appended to the area's list (R4.9); (5) the "
-     "garrisons of the houses in play (R4.10); (6) the neutral forces and blocked areas of the setup (R4.4); (7) "
-     "the Westeros decks, in the setup's (else the rules set's) deck order, each built as every card id of the "
-     "deck sorted by id with one entry per copy and then shuffled; then the wildling deck, built the same way and "
-     "shuffled; the wildling threat at the rules set's start (R4.2, R4.3: the engine shuffles the Westeros decks "
-     "before the wildling deck, the reverse of R4's numbering; only the order of the draws matters); (8, Mother of "
-     "Dragons) the loyalty tokens and dragon strength tokens of the setup, the Iron Bank: the loan deck sorted by "
-     "id, shuffled, the bank's slots empty but the last, which takes the top loan (R31.10-R31.14); (9) round 1. "
-     "Shuffles are the Fisher-Yates shuffle of docs/conformance.md (`shuffle`). There is no Westeros Phase in round "
-     "1 (R1.4).",
+     "The setup runs in one go and asks nothing. In order: (1) the houses in play: the setup's houses (a rules "
+     "module may decide which of them the players take, before anything else); (2) each house's state, in the "
+     "setup's house order: power (the setup's `starting_power` of the house, else the setup's `power_tokens`), "
+     "supply (the house's starting supply), house cards (the house's cards of the rules set's card sets, sorted by "
+     "id) (R4.7, R4.11); (3) the influence tracks in the rules set's track order, each in the setup's order of the "
+     "houses in play (a house that keeps the last places goes last, R36.2); (4) the starting units, house by house "
+     "in the setup's house order, each placement in order, its kinds sorted by kind id, each unit appended to the "
+     "area's list (R4.9); (5) the garrisons of the houses in play (R4.10); (6) the neutral forces and blocked areas "
+     "of the setup (R4.4); (7) the Westeros decks, in the setup's (else the rules set's) deck order, each built as "
+     "every card id of the deck sorted by id with one entry per copy and then shuffled; then the wildling deck, "
+     "built the same way and shuffled; the wildling threat at the rules set's start (R4.2, R4.3: the engine "
+     "shuffles the Westeros decks before the wildling deck, the reverse of R4's numbering; only the order of the "
+     "draws matters); (8) what a rules module adds after the decks; (9) round 1. Shuffles are the Fisher-Yates "
+     "shuffle of docs/conformance.md. There is no Westeros Phase in round 1 (R1.4).",
      emit("setup", "R4 R31", "once, when the setup is complete: `houses` the houses played by players in the "
-          "setup's order, `vassals` the vassal houses (Mother of Dragons only)", times="1"),
+          "setup's order", times="1"),
      module=_M)
 step("game.round", "A round", "R1.3",
      "A round is its three phases in order; round 1 has no Westeros Phase (R1.4). After the Action Phase, if this "
@@ -820,29 +813,19 @@ step("game.round", "A round", "R1.3",
           "round's number)"),
      module=_M)
 step("game.last-round", "The end of the last round", "R26.2 R26.3",
-     "After the Action Phase of the last round, every house that may win (not a vassal) is ranked by the rules "
-     "set's tiebreakers in their order (`most-castles-and-strongholds`: more victory points first; "
-     "`most-land-areas`; `highest-supply`; `highest-iron-throne`: the better position on the turn-order track); "
-     "the first wins. The state's `winner` is that house and `end_reason` the code `last-round`.",
+     "After the Action Phase of the last round, every house that may win is ranked by the rules set's tiebreakers "
+     "in their order (`most-castles-and-strongholds`: more victory points first; `most-land-areas`; "
+     "`highest-supply`; `highest-iron-throne`: the better position on the turn-order track); the first wins. The "
+     "state's `winner` is that house and `end_reason` the code `last-round`.",
      emit("victory", "R26.3", "once: `house` the winner, `ranking` every house that may win from first to last, "
           "`decided_by` the words of the first tiebreaker that separates the first two (`castles and "
           "strongholds` when the first one does)", times="1"),
      module=_M)
 step("game.victory", "A house wins at once", "R26.1 R37.3",
      "Whenever the procedure checks for victory (after each Westeros card, each mustering area, each march or "
-     "combat, each wildling attack, each loan, at the end of the Action Phase), the houses are checked in "
-     "turn order: the first that may win and has the rules set's victory points (castles and strongholds it "
-     "controls; for a house that wins by loyalty, its loyalty points plus its printed home token, R37.1) wins at "
-     "once: the state's `winner` is that house and `end_reason` the code `victory-points` (`loyalty` for a house "
-     "that wins by loyalty). Nothing follows this event: the game is over.",
+     "combat, each wildling attack, at the end of the Action Phase, and where a rules module says), the houses are "
+     "checked in turn order: the first that may win and has the rules set's victory points (see the definitions) "
+     "wins at once: the state's `winner` is that house and `end_reason` the code `victory-points`. Nothing follows "
+     "this event: the game is over.",
      emit("victory", "R26.1 R37.3", "once, ending the game: `house` the winner", times="1"),
      module=_M, final=True)
-step("game.between-decisions", "Actions between decisions", "R42.4 R42.5",
-     "Mother of Dragons lets a player act between two decisions without being asked: give power to another player "
-     "(R42.4; during a combat only while a `support` decision is pending) or announce that it leaves the game at "
-     "the end of the round (R42.5). A log records them among the answers (`actions`, each `at` the number of "
-     "answers given before it).",
-     emit("power", "R42.4.1", "a gift: the giver discards, then the receiver gains", times="*", game="mod"),
-     emit("leave", "R42.5", "a player announces it leaves", times="*", game="mod"),
-     module=_M, anywhere=True, game="mod")
-_ = (ask, effect)  # (the round's own steps ask nothing)

@@ -184,16 +184,16 @@ step("mustering.supply", "Adjust supply", "R8.2 R8.4",
 step("mustering.reconcile", "Reconcile armies", "R8.4",
      "Each house in turn order, while its armies do not fit its supply limits, destroys a unit of an army of two or "
      "more units.",
-     group(ask("reconcile", "R8.4", "the house (a vassal's commander)", "while it does not fit",
+     group(ask("reconcile", "R8.4", "the house (or who decides for it, R33.7)", "while it does not fit",
                "`AREA:KIND` for each unit kind of each army of two or more units, each once, sorted",
                "when one answer is legal"),
            emit("destroy", "R8.4", "the unit destroyed: `house`, `area`, `kind`", times="1")),
      module=_M)
 step("mustering.muster", "Muster", "R9",
-     "The areas: those the effect or order names, else (Mother of Dragons, a vassal: its home only if it controls "
-     "it, R35.13) every castle or stronghold area the house controls, in area id order. Area by area (an area the "
+     "The areas: those the effect or order names, else (unless a rules module restricts them, R35.13) every castle "
+     "or stronghold area the house controls, in area id order. Area by area (an area the "
      "house does not control when its turn comes is skipped), while the area has mustering "
-     "points left (1 for a castle, 2 for a stronghold; improvements may change the level), the house buys a unit "
+     "points left (1 for a castle, 2 for a stronghold, at the area's castle level), the house buys a unit "
      "or an upgrade or stops. Victory is checked after each area.",
      sub("mustering.unit", times="*"),
      module=_M)

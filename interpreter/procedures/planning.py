@@ -251,7 +251,7 @@ def planning_phase(g: Game) -> Proc:
 
 
 # ---- the steps of the Planning Phase (core/steps.py; docs/procedures.md) -------------------------------------
-from ..core.steps import ask, either, emit, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import ask, either, emit, hook, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/procedures/planning.py"
 step("planning", "The Planning Phase", "R13",
@@ -260,10 +260,10 @@ step("planning", "The Planning Phase", "R13",
      "forbidden by a Westeros card (`forbidden_orders`) are cleared: they last for this Planning Phase only "
      "(R6.5).",
      emit("phase", "R13", "once, first", times="1"),
-     sub("mod.choose-commanders", "Mother of Dragons, when there are vassals", game="mod"),
-     sub("planning.house-orders", "for each house in turn order that places its own orders (Mother of Dragons: "
-         "not the vassals, R34.1)", times="*"),
-     sub("mod.vassal-orders", "Mother of Dragons, when a player commands vassals", game="mod"),
+     hook("planning.before-orders", "a rules module's choices before any order is placed"),
+     sub("planning.house-orders", "for each house in turn order that places its own orders (a rules module may "
+         "leave some houses' orders to others, R34.1)", times="*"),
+     hook("planning.after-own-orders", "the orders a rules module places after the houses' own"),
      emit("reveal-orders", "R13.4", "once: `orders` every order on the board, area id -> `HOUSE:ORDER`", times="1"),
      sub("planning.raven", times="?"),
      emit("order-removed", "R42.1.2", "for each order that cannot be resolved where it stands (area id order); "
@@ -294,8 +294,8 @@ step("planning.raven", "The Messenger Raven", "R13.5",
      "token) may replace one of its orders or look at the top wildling card. Skipped when the raven was used "
      "this round already (`raven_used`).",
      ask("messenger-raven", "R13.5", "the Messenger Raven's holder", "after the orders are revealed",
-         "`pass`, `look-at-wildlings`, then for each order of its own house in area id order (a vassal's "
-         "orders are the vassal's, R34.8) and each legal token for that area with the order taken off (the "
+         "`pass`, `look-at-wildlings`, then for each order of its own house in area id order and each legal "
+         "token for that area with the order taken off (the "
          "star limit counted without it) other than the order itself, sorted by token id: `replace:AREA:TOKEN`",
          "when the raven was used this round", times="1"),
      either(

@@ -300,23 +300,22 @@ def collect_power(g: Game, ports: bool, rule: str) -> None:
 
 
 # ---- the steps of the Westeros Phase and of the wildlings (core/steps.py; docs/procedures.md) ------------------
-from ..core.steps import ask, effect, either, emit, group, step, sub  # noqa: E402  (declarations only)
+from ..core.steps import ask, effect, either, emit, group, hook, step, sub  # noqa: E402  (declarations only)
 
 _M = "interpreter/procedures/westeros.py"
 _STARTS = ("mustering.supply mustering.reconcile mustering.muster bidding.influence wildlings.attack "
            "wildlings.advance westeros.collect-power")
 step("westeros", "The Westeros Phase", "R6",
-     "The state's `phase` is `westeros` (every round but the first). The round's start (Mother of Dragons: leaving "
-     "players become vassals, the Iron Bank shifts, dragons grow, interest is paid), then one card is drawn from "
-     "each Westeros deck of the setup in the rules set's deck order (I, II, III, then IV in Mother of Dragons), the "
+     "The state's `phase` is `westeros` (every round but the first). The round's start (a rules module's steps), "
+     "then one card is drawn from each Westeros deck of the setup in the rules set's deck order, the "
      "wildlings advance two spaces per wildling icon drawn, and the cards are resolved in the order drawn. Victory "
      "is checked after each card.",
      emit("phase", "R6", "once, first", times="1"),
-     sub("mod.round-start", times="?", game="mod"),
+     hook("westeros.round-start", "what happens at the start of a round, before the draw"),
      sub("westeros.draw", "for each deck", times="+"),
      sub("wildlings.advance", "when a drawn card shows a wildling icon"),
      sub("westeros.card", "for each card drawn, in drawing order", times="+"),
-     sub("mod.loyalty", "after the last card (R37.6)", times="?", game="mod"),
+     hook("westeros.after-cards", "after every card is resolved"),
      module=_M)
 step("westeros.draw", "Draw a Westeros card", "R6.2.2 R7.2",
      "The top card of the deck is revealed; an empty deck is first rebuilt (every card id of the deck sorted by id, "
@@ -337,16 +336,13 @@ step("wildlings.advance", "The wildlings advance", "R6.2.3",
      sub("wildlings.attack", "when the threat reaches the top"),
      module=_M)
 step("westeros.card", "Resolve a Westeros card", "R6.2.4",
-     "The card's effect runs (docs/effects.md). Mother of Dragons: before it, one loyalty token per banner on the "
-     "card goes to each area the card names (R37.4.2; skipped when the tokens run out, R37.5).",
+     "The card's effect runs (docs/effects.md); then victory is checked.",
      emit("resolve-card", "R6.2.4", "`card`", times="1"),
-     group(emit("loyalty-skipped", "R37.5", "no loyalty token left for the area"),
-           emit("loyalty", "R37.4.2", "the banner's loyalty token (unless skipped): `area`"),
-           when="for each area of the card's banners", game="mod"),
+     hook("westeros.before-card", "just before the card's effect"),
      effect("the Westeros card's effect", "R6.2.4", starts=_STARTS),
      module=_M)
 step("wildlings.attack", "A wildling attack", "R11",
-     "Every house that takes part (Mother of Dragons: not vassals; an effect may leave one out) bids in secret, in "
+     "Every house that takes part (a rules module may leave some out; an effect may leave one out) bids in secret, in "
      "turn order, any number from 0 to its available power; the bids are revealed together and discarded to the "
      "pool (each bidder's `last_bid` records its bid). If the bids total at least the strength the Night's Watch "
      "wins: the highest bidder resolves the card's "
@@ -376,16 +372,15 @@ step("wildlings.bidder", "The highest or lowest bidder", "R11.6.4",
      module=_M)
 step("bidding.influence", "Bidding on the influence tracks", "R10",
      "Started by an effect (a Westeros card). For each influence track in the rules set's order: the houses on "
-     "the track that take part bid in secret, in turn order (0 up to their available power; Mother of Dragons: "
-     "vassals do not bid and count as bidding 0, R35.6); the bids are revealed and discarded (each bidder's "
-     "`last_bid` records its bid); (Mother of "
-     "Dragons) a house that gives away its bid does so (R36.4); the houses are ranked by bid, highest first, the "
+     "the track that take part bid in secret, in turn order (0 up to their available power; a house that takes no "
+     "part counts as bidding 0, R35.6); the bids are revealed and discarded (each bidder's `last_bid` records its "
+     "bid); a rules module may then adjust them (R36.4); the houses are ranked by bid, highest first, the "
      "Iron Throne holder ordering each tie (houses that keep the last places go last, R36.2); the track is set "
      "and the card-seized dominance token of that track returns (R10.6).",
      group(ask("influence-bid", "R10.2", "each bidder, in turn order", "for the track", "0 up to its available "
                "power, ascending", "when it has no power", times="*"),
            emit("bids", "R10.2", "`bids` every house of the track (non-bidders 0)", times="1"),
-           sub("mod.give-bids", game="mod"),
+           hook("bidding.after-reveal", "the revealed bids adjusted before the ranking"),
            ask("break-tie", "R10.4", "the Iron Throne holder", "for each place among tied houses",
                "the tied houses not placed yet, in turn order", "when one is left", times="*"),
            emit("track", "R10.3", "`track`, `order`", times="1"),
