@@ -7,6 +7,7 @@ option values are checked before any long work starts; no traceback reaches the 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -38,6 +39,7 @@ from .cli_support import (
     emit_json,
     err,
     fail,
+    in_file,
     need_output,
     need_path,
     out,
@@ -518,9 +520,11 @@ def play(
         if resume else None
     if isinstance(doc, dict) and variant is None:
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
-    rules = _rules(run, variant, pack)
+    with in_file(resume) if resume else contextlib.nullcontext():  # a resumed position's variant: its file
+        rules = _rules(run, variant, pack)
     if doc is not None:
-        game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
+        with in_file(resume):
+            game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
         setup_id, seed = game.state.setup, game.state.seed
     else:
         if variant:  # the variant's rules set and setups decide (tools/variant_play.py)
@@ -652,9 +656,11 @@ def replay(
         if missing:
             raise fail("missing-pack", f"the game was played with the pack {missing[0]}, which is not here",
                        str(log), "give the pack's folder: maester replay LOG --pack FOLDER")
-    rules = _rules(run, variant or data.get("variant"), packs)
+    with in_file(log):  # the log's variant, orders and events: its errors name it
+        rules = _rules(run, variant or data.get("variant"), packs)
     try:
-        game, problem = replay_log(rules, data)
+        with in_file(log):
+            game, problem = replay_log(rules, data)
     except MaesterError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:  # the log's data, not our bug
@@ -664,7 +670,8 @@ def replay(
                   "decisions": len(game.answers), "events": len(game.events), "state_hash": game.state.hash(),
                   "summary": game.summary()}
     if problem:
-        raise MaesterError(problem)
+        with in_file(log):
+            raise MaesterError(problem)
     run.say(f"[green]replay matches[/green]: {plural(len(game.answers), 'decision')}, "
             f"{plural(len(game.events), 'event')}, final state {game.state.hash()}")
     run.say(summary_view(game))
