@@ -1,6 +1,6 @@
 """`check` is linear in the number of variants: each variant is checked for what it changes (dsl/reads.py), so a
 pack of 1,000 variants costs about 1,000 small checks, finds a mistake in any one of them, and reports a mistake
-they share once. (Its time is measured in benchmarks/bench_compile.py --variants, never asserted here.)"""
+they share once. (Its time is measured by benchmarks/bench_variants.py, never asserted here.)"""
 
 from __future__ import annotations
 
