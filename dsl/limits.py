@@ -9,8 +9,10 @@ error, never as a traceback. docs/dsl.md ("Limits") lists them for authors.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from lark import Tree
+if TYPE_CHECKING:
+    from lark import Tree
 
 from .diagnostics import Diagnostics, Span
 
@@ -101,6 +103,8 @@ def check_depth(tree: Tree, file: str, diags: Diagnostics) -> bool:
 
     Iterative on purpose: the tree may be arbitrarily deep, which is what is being checked.
     """
+    from lark import Tree  # Lark loads with the parser, not with every compile of cached content
+
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()

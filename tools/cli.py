@@ -244,10 +244,13 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
                                                       "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
     from maester.dsl.lint import lint
-    from maester.interpreter.core.rules import apply_variant
 
     diags = Diagnostics()
-    bundle = apply_variant(compile_paths(_content(run, paths, pack), diags), variant)
+    bundle = compile_paths(_content(run, paths, pack), diags)
+    if variant:
+        from maester.interpreter.core.rules import apply_variant
+
+        bundle = apply_variant(bundle, variant)
     _check_playable(bundle, diags)
     if diags.errors:
         raise MaesterError(diags)
@@ -264,6 +267,10 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
     each of its variants plays it: content that `check` accepts never fails to load in `play`."""
+    from maester.dsl.passed_checks import passed
+
+    if passed(bundle, variants=True):  # checked before, unchanged since: the engine is not even imported
+        return
     from maester.interpreter.core.bundle_check import check_bundle
 
     # each variant checked for what it changes (no copy of the bundle, no check of what it leaves alone)
