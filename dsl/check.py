@@ -253,9 +253,12 @@ class Checker:
                 found.setdefault(item.head, []).append(value)
             else:
                 found[item.head] = value
+        # a missing key is the declaration's own: at its first entry, or at its head when its entries come from
+        # elsewhere (a declaration derived with `from` in a pack inherits its parent's entries)
+        at = items[0].span if items and (anchor is None or items[0].span.file == anchor.file) else anchor
         for key in decl_kind.keys.values():
             if key.required and key.name not in found:
-                self.diags.error("missing-key", f"{where} needs '{key.name}'", items[0].span if items else anchor,
+                self.diags.error("missing-key", f"{where} needs '{key.name}'", at,
                                  f"add: {key.name} {_describe_values(key)}".rstrip())
         return found, [i for i in items if isinstance(i, ast.Entry) and i.block is not None]
 

@@ -21,7 +21,6 @@ from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .english_grammar import article
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
 from .limits import MAX_FILE_CHARS
-from .parse import parse_text
 from .parse_cache import ParseFn, parse_cached
 from .patch import Resolver, word
 from .playable import check_playable, strip_spans
@@ -782,6 +781,8 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     if diags.errors:
         # all of the run: the syntax errors of the files that could be read, not their references (those
         # would point at what the unreadable files declare)
+        from .parse import parse_text  # the parser (and Lark) load only when something is to be parsed
+
         for src in sources:
             parse_text(src.text, src.label, diags)
         raise CompileError(diags)

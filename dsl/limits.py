@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from lark import Tree
+
 from .diagnostics import Diagnostics, Span
 
 if TYPE_CHECKING:  # the data limits below are read by the engine, which plays a bundle without Lark
@@ -111,7 +114,8 @@ def check_depth(tree: Tree, file: str, diags: Diagnostics) -> bool:
 
     Iterative on purpose: the tree may be arbitrarily deep, which is what is being checked.
     """
-    from lark import Tree
+    from lark import Tree  # Lark loads with the parser, not with every compile of cached content
+
     stack: list[tuple[Tree, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()

@@ -19,6 +19,7 @@ from functools import cache
 from . import ast
 from .cache import cache_dir, code_fingerprint, parse_cache_enabled, prune, write_atomically
 from .diagnostics import Diagnostics
+from .parse_chunks import MIN_CHARS, Pieces
 
 Items = tuple[ast.Item, ...]
 ParseFn = Callable[[str, str, Diagnostics], "Items | None"]
@@ -62,6 +63,7 @@ class ParseCache:
         self.memory: OrderedDict[str, Items] = OrderedDict()
         self.lock = threading.Lock()  # the language server parses from its compile thread and its request thread
         self.hits = self.misses = 0  # for tests and benchmarks
+        self.pieces = Pieces()
 
     def key(self, text: str, file: str) -> str:
         digest = hashlib.sha256(_fingerprint().encode())
@@ -85,7 +87,13 @@ class ParseCache:
             return items
         self.misses += 1
         errors_before = len(diags.errors)
-        items = parse_text(text, file, diags)
+        items = None
+        if len(text) >= MIN_CHARS:  # a large file: parsed declaration by declaration (dsl/parse_chunks.py)
+            items = self.pieces.parse(text, file)
+            if items is not None:
+                diags.add_source(file, text)
+        if items is None:
+            items = parse_text(text, file, diags)
         if items is not None and len(diags.errors) == errors_before:
             self._remember(key, items)
         return items

@@ -91,3 +91,9 @@ def test_bench_ray_runs_on_two_workers(capsys):
     out = capsys.readouterr().out
     assert "2 Ray workers" in out and "identical results" in out and result["ratio"] > 0
     assert "control, no Ray" in out and result["plain_ratio"] > 0
+
+
+def test_bench_variants_runs_at_a_tiny_size(capsys):
+    result = load("bench_variants").main(["--variants", "3"])
+    assert set(result) == {3} and result[3] > 0
+    assert "3 variants" in capsys.readouterr().out

@@ -144,3 +144,30 @@ def test_card_suggests_by_name_as_well_as_id(query, suggested):
     assert r.exit_code == 1
     (diag,) = json.loads(r.stdout)["diagnostics"]
     assert diag["code"] == "unknown-card" and suggested in diag["hint"], diag
+
+
+def test_errors_found_in_a_log_or_a_position_name_their_file(tmp_path):
+    """replay-diverged and unknown-variant (and unknown-order, from the same places) name the file they come from."""
+    log = tmp_path / "game.json"
+    assert run("play", "--base", "-p", "3", "-q", "--agents", "random", "--seed", "3", "--log", str(log)).exit_code == 0
+    data = json.loads(log.read_text())
+    cases = {"variant": lambda d: d.__setitem__("variant", "nope"),
+             "event": lambda d: d["events"][5].__setitem__("text", "edited")}
+    for name, edit in cases.items():
+        doc = json.loads(json.dumps(data))
+        edit(doc)
+        bad = tmp_path / f"{name}.json"
+        bad.write_text(json.dumps(doc))
+        r = run("replay", str(bad), "--json")
+        (diag,) = json.loads(r.stdout)["diagnostics"]
+        assert r.exit_code == 1 and diag["code"] in ("unknown-variant", "replay-diverged"), diag
+        assert diag["file"] == str(bad), diag
+    save = tmp_path / "pos.json"
+    assert run("play", "--base", "-p", "3", "-q", "--agents", "random", "--stop-at", "3", "--save",
+               str(save)).exit_code == 0
+    doc = json.loads(save.read_text())
+    doc["variant"] = "nope"
+    save.write_text(json.dumps(doc))
+    r = run("play", "--resume", str(save), "--json")
+    (diag,) = json.loads(r.stdout)["diagnostics"]
+    assert diag["code"] == "unknown-variant" and diag["file"] == str(save), diag

@@ -107,7 +107,8 @@ def test_a_missing_path_is_reported_once(tmp_path):
 
 def test_card_suggests_cards_containing_the_word():
     r = run("card", "tywin")
-    assert r.exit_code == 1 and "did you mean 'tywin-lannister' or 'tywin-lannister-asos'?" in r.output
+    assert r.exit_code == 1 and ("did you mean 'Tywin Lannister' (tywin-lannister) or 'Tywin Lannister' "
+                                 "(tywin-lannister-asos)?") in r.output
 
 
 def test_check_summary_counts_agree_with_their_details():

@@ -1,6 +1,6 @@
 """`check` is linear in the number of variants: each variant is checked for what it changes (dsl/reads.py), so a
 pack of 1,000 variants costs about 1,000 small checks, finds a mistake in any one of them, and reports a mistake
-they share once. (Its time is measured in benchmarks/bench_compile.py --variants, never asserted here.)"""
+they share once. (Its time is measured by benchmarks/bench_variants.py, never asserted here.)"""
 
 from __future__ import annotations
 
@@ -61,3 +61,17 @@ def test_a_clean_check_is_remembered_for_that_very_bundle_only(bundle, tmp_path,
     diags = Diagnostics()
     check_bundle(broken, diags)
     assert len(diags.errors) == 1  # a failed check is never remembered
+
+
+def test_a_mistake_in_a_packs_setup_is_reported_once_whatever_plays_it(tmp_path):
+    from maester.dsl import MaesterError
+
+    variants = "".join(f'variant v{i} "V{i}" {{\n  description "v"\n  game base\n  setups [s3]\n'
+                       f"  patch house {h} {{ power-tokens 19 }}\n}}\n"
+                       for i, h in enumerate(("stark", "baratheon", "lannister")))
+    (tmp_path / "pack.mst").write_text('setup s3 "S" from base-3p {\n  start stark the-shivering-sea { knight 1 }\n}\n'
+                                       + variants)
+    with pytest.raises(MaesterError) as e:
+        compile_paths([default_content_dir(), tmp_path])
+    (error,) = e.value.diagnostics.errors
+    assert error.code == "unit-area" and error.span.file.endswith("pack.mst") and error.span.line == 2

@@ -346,3 +346,16 @@ def test_a_variant_bundle_needs_no_patch_logic(tmp_path):
 def test_a_from_cycle_is_one_located_error_without_cascade(tmp_path):
     diags = _compile(tmp_path, 'setup a "A" from b { }\nsetup b "B" from a { }\n')
     assert [(d.code, d.span.line) for d in diags.errors] == [("patch-cycle", 1)]
+
+
+def test_a_derived_card_missing_its_set_is_reported_in_the_pack(tmp_path):
+    """The derived card's entries come from its parent in the bundled content; the mistake is the pack's."""
+    from maester.dsl import MaesterError, compile_paths
+    from maester.dsl.compile import default_content_dir
+
+    (tmp_path / "cards.mst").write_text('house-card eddard-two "Eddard Two" from eddard-stark {\n  strength 2\n}\n')
+    with pytest.raises(MaesterError) as e:
+        compile_paths([default_content_dir(), tmp_path])
+    (error,) = e.value.diagnostics.errors
+    assert error.code == "missing-key" and error.message == "house-card 'eddard-two' needs 'set'"
+    assert error.span.file.endswith("cards.mst") and (error.span.line, error.span.column) == (1, 1), error.span

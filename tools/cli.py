@@ -7,6 +7,7 @@ option values are checked before any long work starts; no traceback reaches the 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -40,6 +41,7 @@ from .cli_support import (
     emit_json,
     err,
     fail,
+    in_file,
     need_output,
     need_path,
     out,
@@ -48,7 +50,7 @@ from .cli_support import (
     read_text,
     shown,
 )
-from .safe_io import at_file, content_files
+from .safe_io import content_files
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
 
@@ -232,10 +234,13 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
                                                       "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
     from maester.dsl.lint import lint
-    from maester.interpreter.core.rules import apply_variant
 
     diags = Diagnostics()
-    bundle = apply_variant(compile_paths(_content(run, paths, pack), diags), variant)
+    bundle = compile_paths(_content(run, paths, pack), diags)
+    if variant:
+        from maester.interpreter.core.rules import apply_variant
+
+        bundle = apply_variant(bundle, variant)
     _check_playable(bundle, diags)
     if diags.errors:
         raise MaesterError(diags)
@@ -252,6 +257,10 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
     each of its variants plays it: content that `check` accepts never fails to load in `play`."""
+    from maester.dsl.passed_checks import passed
+
+    if passed(bundle, variants=True):  # checked before, unchanged since: the engine is not even imported
+        return
     from maester.interpreter.core.bundle_check import check_bundle
 
     # each variant checked for what it changes (no copy of the bundle, no check of what it leaves alone)
@@ -532,12 +541,11 @@ def play(
             spec = _agent_spec(",".join(f"{h}={k}" for h, k in spec[1].items()) or "heuristic")
     if isinstance(doc, dict) and variant is None:
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
-    rules = _rules(run, variant, pack)
+    with in_file(resume) if resume else contextlib.nullcontext():  # a resumed position's variant: its file
+        rules = _rules(run, variant, pack)
     if doc is not None:
-        try:
+        with in_file(resume):
             game = Game.from_state(rules, doc)  # proved by its history (docs/position.md), or one clear error
-        except MaesterError as e:
-            raise at_file(e, resume) from None
         setup_id, seed = game.state.setup, game.state.seed
     else:
         if variant:  # the variant's rules set and setups decide (tools/variant_play.py)
@@ -718,9 +726,11 @@ def replay(
         if missing:
             raise fail("missing-pack", f"the game was played with the pack {missing[0]}, which is not here",
                        str(log), "give the pack's folder: maester replay LOG --pack FOLDER")
-    rules = _rules(run, variant or data.get("variant"), packs)
+    with in_file(log):  # the log's variant, orders and events: its errors name it
+        rules = _rules(run, variant or data.get("variant"), packs)
     try:
-        game, problem = replay_log(rules, data)
+        with in_file(log):
+            game, problem = replay_log(rules, data)
     except MaesterError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:  # the log's data, not our bug
@@ -730,7 +740,8 @@ def replay(
                   "decisions": len(game.answers), "events": len(game.events), "state_hash": game.state.hash(),
                   "summary": game.summary()}
     if problem:
-        raise MaesterError(problem)
+        with in_file(log):
+            raise MaesterError(problem)
     run.say(f"[green]replay matches[/green]: {plural(len(game.answers), 'decision')}, "
             f"{plural(len(game.events), 'event')}, final state {game.state.hash()}")
     run.say(summary_view(game))

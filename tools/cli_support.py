@@ -12,6 +12,7 @@ Exit codes (documented in docs/cli.md):
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import json
@@ -105,6 +106,18 @@ def print_diagnostic(d: Diagnostic) -> None:
     err.print(lines[0], style="bold red" if d.severity == "error" else "yellow", markup=False, soft_wrap=True)
     for line in lines[1:]:
         err.print(line, markup=False, soft_wrap=True)
+
+
+@contextlib.contextmanager
+def in_file(path: Path | str):
+    """Errors raised while a file's content is used (a log replayed, a position resumed) name that file when
+    they name no place of their own (`replay-diverged`, `unknown-variant`, `unknown-order`)."""
+    try:
+        yield
+    except MaesterError as e:
+        placed = [d if d.span is not None else dataclasses.replace(d, span=Span(str(path), 0, 0))
+                  for d in e.diagnostics]
+        raise MaesterError(placed) from None
 
 
 def fail(code: str, message: str, where: str | Path | None = None, hint: str | None = None) -> MaesterError:

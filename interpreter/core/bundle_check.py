@@ -12,13 +12,10 @@ The compiler guarantees all of this for content it compiled; this module is for 
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 from collections.abc import Iterable, Mapping
 from functools import cache
-from pathlib import Path
 
-from maester.dsl.cache import bundle_cache_enabled, cache_dir, code_fingerprint, write_atomically
+from maester.dsl import passed_checks
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.kinds import KINDS
 from maester.dsl.reads import Tracker, changes, own, whole
@@ -73,34 +70,13 @@ def check_bundle(bundle: dict, diags: Diagnostics, label: str = "bundle", varian
     A variant is checked for what it changes, not as a whole bundle again: the bundle's check records which
     records each of its checks read, and a variant re-runs only the checks that read a record it changes
     (so a pack of many variants checks in time linear in what they change). Returns how many checks ran."""
-    passed = _passed_marker(bundle, variants)
-    if passed is not None and (passed.exists() or (not variants and _passed_marker(bundle, True).exists())):
-        return 0  # this very bundle passed these checks before (with the same code)
+    if passed_checks.passed(bundle, variants):  # this very bundle passed these checks before (with the same code)
+        return 0
     errors = len(diags.errors)
     ran = _check(bundle, diags, label, variants)
-    if passed is not None and len(diags.errors) == errors:
-        write_atomically(passed, b"")
+    if len(diags.errors) == errors:
+        passed_checks.remember(bundle, variants)
     return ran
-
-
-def _passed_marker(bundle: dict, variants: bool) -> Path | None:
-    """Where a clean check of this bundle is remembered: keyed by the bundle's content and the checks' code, so
-    engine commands do not check the same compiled bundle again (`MAESTER_NO_CACHE=1`: never remembered)."""
-    if not bundle_cache_enabled():
-        return None
-    try:
-        digest = hashlib.sha256(pickle.dumps(bundle, protocol=5)).hexdigest()[:32]
-    except Exception:  # noqa: BLE001 - a bundle that cannot be pickled is simply not remembered
-        return None
-    return cache_dir() / "checked" / f"{digest}-{_checks_fingerprint()}-{'variants' if variants else 'bundle'}"
-
-
-@cache
-def _checks_fingerprint() -> str:
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for name in ("reads.py", "registry.py", "kinds.py", "validate.py"):  # what the checks read of the language
-        digest.update(code_fingerprint(name).encode())
-    return digest.hexdigest()[:16]
 
 
 def _check(bundle: dict, diags: Diagnostics, label: str, variants: bool) -> int:
