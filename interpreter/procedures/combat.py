@@ -899,12 +899,12 @@ STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
 
 def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
     """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
-    state), the combat is written into the cursor before each step, and written
-    again at every decision inside the step. A game restarted inside a step (`start` is the cursor's stage and
-    its frames are saved) goes on inside it."""
+    state), the combat is written into the cursor at every decision inside its steps: only there can anyone
+    read the state (between two decisions the rules run without a break), so a step that asks nothing costs no
+    copy. A game restarted inside a step (`start` is the cursor's stage and its frames are saved) goes on
+    inside it."""
     for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
         if frames:
-            g.state.step["combat"] = {"stage": name, **c.to_json()}
             yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
         else:
             yield from stage(g, c)  # type: ignore[operator]

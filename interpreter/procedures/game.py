@@ -493,14 +493,13 @@ class Game(RulesHooks):
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
-        st, board, controller = self.state, self.board, control.controller  # local names: a hot loop
-        counts = {h: 0 for h in st.houses}
+        counts = {h: 0 for h in self.state.houses}
         changed = self.changed_areas()
-        for area in board.castle_lands:  # only a changed area can have lost its printed castle (R42.3)
-            if area in changed and self.castle_level(area) == "none":
-                continue
-            owner = controller(st, board, area)
+        for area, owner in control.land_controllers(self.state, self.board, self.board.castle_lands):
             if owner in counts:
+                # only a changed area can have lost its printed castle (R42.3)
+                if area in changed and self.castle_level(area) == "none":
+                    continue
                 counts[owner] += 1
         return counts
 
