@@ -21,7 +21,8 @@ from .conftest import REPO
 LAYERS = [
     ("core", {f"core/{m}" for m in ("__init__", "rng", "state", "cursor", "board", "rules", "decisions",
                                     "decision_kinds", "formats", "vector_format", "control", "position",
-                                    "procedure_registry", "events", "bundle_check", "schema_files", "extensions")}),
+                                    "procedure_registry", "events", "bundle_check", "schema_files", "extensions",
+                                    "snapshot")}),
     ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives"}),
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
                                                      "action", "phases")}),

@@ -3,7 +3,7 @@
 A position document (`maester-position`, JSON) holds the current state and the pending decision. The state
 alone continues the game: its cursor and frames (cursor.py) take the rules procedure straight back to the
 pending decision (`Game.restarted`). The document also keeps the whole history (answers and actions since the
-game began) and two *checkpoints* (earlier states, pickled snapshots while in memory), so that a resumed game
+game began) and two *checkpoints* (earlier states, snapshot.py bytes while in memory), so that a resumed game
 can undo past the point it was saved at and write a complete log; when they are there, resuming checks that
 the history rerun from the latest checkpoint arrives at the saved state.
 
@@ -13,14 +13,13 @@ This module knows nothing of the rules; `Game` calls it (and passes its own clas
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
-from . import formats
+from . import formats, snapshot
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -38,8 +37,8 @@ GIFT, LEAVE = "gift", "leave"
 class Checkpoint:
     """A point the procedure can restart from with the state alone (a phase start or a cursor point)."""
 
-    # the GameState at that point, pickled: a snapshot several times cheaper to take than a JSON copy, taken
-    # at every turn; only the checkpoints a document keeps are ever turned into JSON (`state`)
+    # the GameState at that point as a snapshot (snapshot.py: bytes, several times cheaper to take than a JSON
+    # copy); only the checkpoints a document keeps are ever turned into JSON (`state`)
     blob: bytes
     answers: int  # answers given before it
     events: int  # events emitted before it
@@ -51,7 +50,7 @@ class Checkpoint:
 
     @classmethod
     def take(cls, state: GameState, answers: int, events: int, decisions: int, run: dict) -> Checkpoint:
-        return cls(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), answers, events, decisions, run,
+        return cls(snapshot.dumps(state), answers, events, decisions, run,
                    state.step.get("at", ""))
 
     @classmethod
@@ -63,7 +62,7 @@ class Checkpoint:
 
     def game_state(self) -> GameState:
         """A fresh copy of the state at this point."""
-        return pickle.loads(self.blob)
+        return snapshot.loads(self.blob)
 
     @property
     def state(self) -> dict:

@@ -8,14 +8,13 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
-from ..core import control, cursor, position
+from ..core import control, cursor, position, snapshot
 from ..core.decision_kinds import DECISION_KINDS
 from ..core.decisions import Decision, IllegalDecision
 from ..core.events import EVENTS
@@ -262,7 +261,7 @@ class Game(RulesHooks):
     def clone(self) -> Game:
         """An independent game at exactly this position (same decision, same future for the same answers): a
         restart from a copy of the state, with the history shared (checkpoints are immutable)."""
-        state = pickle.loads(pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL))
+        state = snapshot.copy(self.state)
         g = type(self).restarted(self.rules, state, replace(self.options), self.run_counts(),
                                  (self.answers, self.actions, self.checkpoints))
         g.events, g._event_base = list(self.events), self._event_base
