@@ -185,8 +185,23 @@ def test_a_bad_position_is_one_clear_error(rules, saved, edit, message):
     doc = copy.deepcopy(saved)
     edit(doc)
     with pytest.raises(PositionError) as info:
-        Game.from_state(rules, doc)
+        Game.from_state(rules, doc, check_history=True)
     assert message in str(info.value)
+
+
+def test_the_history_is_checked_only_when_asked(rules, saved):
+    """A resume goes on from the state (checked: the rules must stop there); rerunning the history to it is
+    the separate check `check_history` (the command line asks for it when it reads a file)."""
+    doc = copy.deepcopy(saved)
+    doc["history"]["answers"][-1] = "nonsense"
+    game = Game.from_state(rules, doc)
+    assert game.state.to_json() == saved["state"]
+    with pytest.raises(PositionError, match="history cannot be replayed"):
+        Game.from_state(rules, doc, check_history=True)
+    edited = copy.deepcopy(saved)
+    edited["decision"]["options"] = ["not", "these"]
+    with pytest.raises(PositionError, match="pending decision differs"):
+        Game.from_state(rules, edited)
 
 
 def test_the_python_example_of_the_docs_runs():

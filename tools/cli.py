@@ -504,7 +504,8 @@ def play(
         variant = doc.get("variant") if isinstance(doc.get("variant"), str) else None
     rules = _rules(run, variant, pack)
     if doc is not None:
-        game = Game.from_state(rules, doc)  # one clear error for a position that cannot be resumed
+        # one clear error for a position that cannot be resumed; a file's history is checked too (undo, the log)
+        game = Game.from_state(rules, doc, check_history=True)
         setup_id, seed = game.state.setup, game.state.seed
     else:
         if variant:  # the variant's rules set and setups decide (tools/variant_play.py)

@@ -145,11 +145,17 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
             raise AssertionError(f"unknown action {a!r}")
 
 
-def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) -> Game:
-    """Resume a saved position; every problem is one `PositionError`, never a half-built game."""
+def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, check_history: bool = False) -> Game:
+    """Resume a saved position; every problem is one `PositionError`, never a half-built game.
+
+    The game goes on from the document's state, which must be one the rules stop at with the saved decision
+    pending (a complete check of the state itself, at the cost of a restart). `check_history` also reruns the
+    history from its latest checkpoint and requires it to arrive at that state (`_check_history`): several
+    times the cost, needed only to trust a file's history (undo, the log) as well as its position; the command
+    line asks for it when it reads a file, in-process resumes (clones, agents, Ray) do not."""
     _check_shape(doc)  # the envelope first: its messages say more than a schema pointer
     try:
-        return _resume(cls_for, rules, doc)
+        return _resume(cls_for, rules, doc, check_history)
     except PositionError:
         # the restart and the rerun prove a document right; a wrong one is explained by the schema where it can be
         found = formats.problems("position", doc, limit=5)
@@ -162,7 +168,7 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any) 
 _REPLAY_ERRORS = (MaesterError, KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError)
 
 
-def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Game:
+def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check_history: bool) -> Game:
     if doc["bundle_format"].split(".")[0] != rules.bundle["format_version"].split(".")[0]:
         raise _fail(f"the position was saved with bundle format {doc['bundle_format']}, this bundle is "
                     f"{rules.bundle['format_version']}")
@@ -193,7 +199,7 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict) -> Ga
     mine = game.decision.to_json() if game.decision else None
     if json.loads(json.dumps(mine)) != doc["decision"]:
         raise _fail("the position's pending decision differs from the one the rules ask here")
-    if checkpoints:
+    if checkpoints and check_history:
         _check_history(cls, rules, doc, options, checkpoints)
     return game
 

@@ -248,9 +248,10 @@ class Game(RulesHooks):
         return position.to_document(self)
 
     @classmethod
-    def from_state(cls, rules: Rules, doc: dict) -> Game:
-        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot)."""
-        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc)
+    def from_state(cls, rules: Rules, doc: dict, check_history: bool = False) -> Game:
+        """A game continuing a position saved by `to_state` (raises `PositionError` if it cannot); with
+        `check_history`, its history must also rerun to its state (position.from_document)."""
+        return position.from_document(lambda setup: Game.class_for(rules, setup), rules, doc, check_history)
 
     def _rebuilt(self, upto: int, actions: list[dict]) -> Game:
         """A new game at the position after the first `upto` answers (and `actions` among them)."""
