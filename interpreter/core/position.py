@@ -183,7 +183,7 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     history = doc["history"]
     try:
         checkpoints = [Checkpoint.from_json(c) for c in doc["checkpoints"]]
-        state = GameState.from_json(json.loads(json.dumps(doc["state"])))  # the game's own copy
+        state = GameState.from_json(snapshot.copy_data(doc["state"]))  # the game's own copy
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise _fail(f"a state of the position is not a game state: {e}", "was the file edited?") from None
     pending = doc["decision"]["number"] if isinstance(doc["decision"], dict) else doc["decisions"]
@@ -193,11 +193,12 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     except _REPLAY_ERRORS as e:
         raise _fail(f"the game cannot go on from the position's state: {e}",
                     "was it edited, or saved with another version of the content?") from None
-    if game.state.to_json() != doc["state"]:
+    # (compared as it is first, and only through JSON when that differs: a tuple in the state is a JSON list)
+    if snapshot.as_data(game.state) != doc["state"] and game.state.to_json() != doc["state"]:
         raise _fail("the position's state is not one the rules stop at",
                     "the file was edited, or saved with other content or another version of maester")
     mine = game.decision.to_json() if game.decision else None
-    if json.loads(json.dumps(mine)) != doc["decision"]:
+    if mine != doc["decision"] and json.loads(json.dumps(mine)) != doc["decision"]:
         raise _fail("the position's pending decision differs from the one the rules ask here")
     if checkpoints and check_history:
         _check_history(cls, rules, doc, options, checkpoints)

@@ -18,9 +18,7 @@ _HOUSES = "houses"
 
 def dumps(state: GameState) -> bytes:
     """The state as bytes (an immutable snapshot)."""
-    data = vars(state).copy()
-    data[_HOUSES] = {h: vars(hs) for h, hs in state.houses.items()}
-    return marshal.dumps(data)
+    return marshal.dumps(as_data(state))
 
 
 def loads(blob: bytes) -> GameState:
@@ -39,3 +37,16 @@ def loads(blob: bytes) -> GameState:
 def copy(state: GameState) -> GameState:
     """An independent copy of the state."""
     return loads(dumps(state))
+
+
+def as_data(state: GameState) -> dict:
+    """The state as the dict `GameState.to_json` gives, but sharing the state's own values (read it, never change
+    it): to compare a state with a JSON document without copying it."""
+    data = vars(state).copy()
+    data[_HOUSES] = {h: vars(hs) for h, hs in state.houses.items()}
+    return data
+
+
+def copy_data(data: dict) -> dict:
+    """An independent copy of JSON data (a state document): raises ValueError for anything JSON cannot hold."""
+    return marshal.loads(marshal.dumps(data))
