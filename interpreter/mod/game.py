@@ -156,4 +156,4 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
 
     def after_march(self, house: str) -> None:
         self._update_discount_holder()
-        self.gain_loyalty()
+        self.gain_loyalty(check=False)  # the march procedure checks victory right after (RulesHooks.after_march)

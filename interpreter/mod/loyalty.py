@@ -100,8 +100,9 @@ class LoyaltyRules:
                           f"{house} reaches {need} victory points and wins", house=house)
                 raise GameOver
 
-    def gain_loyalty(self) -> None:
-        """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6)."""
+    def gain_loyalty(self, check: bool = True) -> None:
+        """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6); then victory is checked,
+        unless the caller checks it next itself (`check=False`: after a march, see `after_march`)."""
         for house in self.turn_order:
             if not self._loyalty_house(house):
                 continue
@@ -127,7 +128,8 @@ class LoyaltyRules:
                     self.emit("loyalty-home-lost", "R37.8.1", f"{house} has lost control of {home}: its victory "
                               f"track drops to {self.victory_points(house)}", house=house, area=home,
                               points=self.victory_points(house))
-        self.check_victory()
+        if check:
+            self.check_victory()
 
     # ---- dragons (R38) ---------------------------------------------------------------------------------
     def advance_dragons(self) -> None:
