@@ -77,20 +77,8 @@ def stars_used(g: Game, house: str) -> int:
 def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
     """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area)."""
     placed = _placed(g, house)
-    # the answer depends only on the tokens placed, the star limit and the forbidden orders (the tokens are the
-    # same for every house): asked for every area of every house, it is computed once per such position
-    limit, forbidden = star_limit(g, house), g.state.forbidden_orders
-    key = (limit, tuple(sorted(placed)), tuple(forbidden))
-    memo = g.__dict__.setdefault("_legal_tokens_memo", {})
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _legal_and_placeable_of(g, placed, limit, forbidden)
-    return list(found[0]), found[1]
-
-
-def _legal_and_placeable_of(g: Game, placed: list[str], limit: int, forbidden: list[str]) -> tuple[list[str], int]:
-    stars_left = max(0, limit - _stars_in(g, placed))
-    special = _special_tokens(g)
+    stars_left = max(0, star_limit(g, house) - _stars_in(g, placed))
+    forbidden, special = g.state.forbidden_orders, _special_tokens(g)
     legal: set[str] = set()
     plain = stars = 0
     for tok in _unused(g, placed):
