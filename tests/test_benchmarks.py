@@ -96,6 +96,12 @@ def test_bench_engine_checks_that_both_trees_play_the_same_games(capsys):
     assert "identical on both trees" in out and result["setups"]["base-3p"]["decisions"] > 0
 
 
+def test_bench_loop_times_the_hand_written_loop_and_the_engine(rules, capsys):
+    result = load("bench_loop").main(["--games", "1", "--rounds", "1", "--setup", "base-3p"], rules=rules)
+    out = capsys.readouterr().out
+    assert "hand-written loop" in out and result["loop_us_per_decision"] > 0 and result["ratio"] > 0
+
+
 def test_bench_ray_runs_on_two_workers(capsys):
     pytest.importorskip("ray")
     result = load("bench_ray").main(["--games", "2", "--rounds", "1", "--agents", "random"])
