@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,7 +50,7 @@ assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the in
 from maester.interpreter.mod import new_game
 rules = Rules.default()
 setup, first, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-t0 = time.perf_counter()
+t0 = time.process_time()
 decisions = 0
 for seed in range(first, first + n):
     g = new_game(rules, setup, seed=seed)
@@ -57,7 +58,7 @@ for seed in range(first, first + n):
     while g.decision is not None:
         g.answer(agents[g.decision.house].act(g, g.decision))
     decisions += len(g.answers)
-print(json.dumps({"games_per_s": n / (time.perf_counter() - t0), "decisions": decisions, "file": gm.__file__}))
+print(json.dumps({"games_per_s": n / (time.process_time() - t0), "decisions": decisions, "file": gm.__file__}))
 """
 
 
@@ -83,14 +84,14 @@ def _choices(seed: int):
 def engine_loop(rules, setup: str, seeds: range) -> tuple[float, int]:
     from maester.env.position import make_game
 
-    t0, n = time.perf_counter(), 0
+    t0, n = time.process_time(), 0
     for seed in seeds:
         g, pick = make_game(rules, setup, seed), _choices(seed)
         while g.decision is not None:
             opts = g.decision.options
             g.answer(opts[pick.below(len(opts))])
             n += 1
-    return time.perf_counter() - t0, n
+    return time.process_time() - t0, n
 
 
 def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int]:
@@ -98,7 +99,7 @@ def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int
 
     env = maester_v0.env(setup=setup, rules=rules)
     table = env.action_table
-    t0, n = time.perf_counter(), 0
+    t0, n = time.process_time(), 0
     for seed in seeds:
         env.reset(seed=seed)
         pick = _choices(seed)
@@ -112,7 +113,7 @@ def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int
                 raise SystemExit(f"the mask misses a legal answer ({opts})")
             env.step(action)
             n += 1
-    return time.perf_counter() - t0, n
+    return time.process_time() - t0, n
 
 
 def _shim(tree: Path, into: Path) -> Path:
@@ -146,8 +147,10 @@ def release_comparison(args) -> dict:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old_tree)],
                            check=False, capture_output=True)
     best_now, best_old = max(r["games_per_s"] for r in now), max(r["games_per_s"] for r in old)
+    ratios = [a["games_per_s"] / b["games_per_s"] for a, b in zip(now, old, strict=True)]
     return {"release": args.release, "now_games_per_s": best_now, "release_games_per_s": best_old,
-            "ratio": best_now / best_old, "same_decisions": now[0]["decisions"] == old[0]["decisions"]}
+            "ratio": statistics.median(ratios), "ratio_low": min(ratios), "ratio_high": max(ratios),
+            "same_decisions": now[0]["decisions"] == old[0]["decisions"]}
 
 
 def main(argv=None, rules=None) -> dict:
@@ -166,17 +169,22 @@ def main(argv=None, rules=None) -> dict:
     (eng_s, n), (step_s, n2), (obs_s, n3) = (min(runs[k]) for k in ("engine", "step", "observe"))
     if not n == n2 == n3:
         raise SystemExit(f"the loops played different games ({n}, {n2}, {n3} decisions)")
+    # each repeat's own ratios (its three loops ran back to back): the median and the spread
+    step_r = [s / e for (s, _), (e, _) in zip(runs["step"], runs["engine"], strict=True)]
+    obs_r = [o / e for (o, _), (e, _) in zip(runs["observe"], runs["engine"], strict=True)]
     result = {"setup": args.setup, "games": args.games, "decisions": n,
               "engine_us_per_decision": 1e6 * eng_s / n, "env_us_per_step": 1e6 * step_s / n,
               "env_observe_us_per_step": 1e6 * obs_s / n,
-              "step_ratio": step_s / eng_s, "observe_ratio": obs_s / eng_s}
+              "step_ratio": statistics.median(step_r), "observe_ratio": statistics.median(obs_r),
+              "step_ratios": step_r, "observe_ratios": obs_r}
     print(f"{args.games} random {args.setup} games, {n} decisions, the same choices in every loop "
-          f"(best of {args.repeats})")
+          f"(CPU time, best of {args.repeats}; ratios: median of the {args.repeats} rounds, lowest-highest)")
     print(f"  engine directly:          {result['engine_us_per_decision']:8.1f} us/decision")
     print(f"  env.step (+ action mask): {result['env_us_per_step']:8.1f} us/step   "
-          f"ratio {result['step_ratio']:.2f}x (goal <= 1.3x)")
+          f"ratio {result['step_ratio']:.2f}x ({min(step_r):.2f}-{max(step_r):.2f}x; goal <= 1.3x)")
     print(f"  env.step + env.last():    {result['env_observe_us_per_step']:8.1f} us/step   "
-          f"ratio {result['observe_ratio']:.2f}x (a full observation vector every step)")
+          f"ratio {result['observe_ratio']:.2f}x ({min(obs_r):.2f}-{max(obs_r):.2f}x; goal <= 1.5x: a full "
+          "observation vector every step)")
     known = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{args.release}^{{commit}}"],
                            capture_output=True).returncode == 0
     if not args.no_release and not known:
@@ -184,8 +192,9 @@ def main(argv=None, rules=None) -> dict:
     elif not args.no_release:
         rel = release_comparison(args)
         result["release"] = rel
-        print(f"  engine games/s: now {rel['now_games_per_s']:.1f}, release {rel['release']} "
-              f"{rel['release_games_per_s']:.1f}: ratio {rel['ratio']:.2f}x"
+        print(f"  engine games per CPU second: now {rel['now_games_per_s']:.1f}, release {rel['release']} "
+              f"{rel['release_games_per_s']:.1f}: ratio {rel['ratio']:.2f}x "
+              f"({rel['ratio_low']:.2f}-{rel['ratio_high']:.2f}x over {args.repeats} paired runs)"
               f"{'' if rel['same_decisions'] else ' (the release plays other games: rules changed since)'}")
     return result
 

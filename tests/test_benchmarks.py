@@ -85,6 +85,23 @@ def test_bench_env_runs_with_the_release_beside_it(rules, capsys):
         assert result["release"]["now_games_per_s"] > 0 and result["release"]["release_games_per_s"] > 0
 
 
+def test_bench_engine_checks_that_both_trees_play_the_same_games(capsys):
+    bench = load("bench_engine")
+    known = bench.subprocess.run(["git", "-C", str(bench.REPO), "cat-file", "-e", f"{bench.BASELINE}^{{commit}}"],
+                                 capture_output=True).returncode == 0
+    if not known:
+        pytest.skip(f"commit {bench.BASELINE} is not in this clone")
+    result = bench.main(["--check-only", "--games", "1", "--setups", "base-3p"])
+    out = capsys.readouterr().out
+    assert "identical on both trees" in out and result["setups"]["base-3p"]["decisions"] > 0
+
+
+def test_bench_loop_times_the_hand_written_loop_and_the_engine(rules, capsys):
+    result = load("bench_loop").main(["--games", "1", "--rounds", "1", "--setup", "base-3p"], rules=rules)
+    out = capsys.readouterr().out
+    assert "hand-written loop" in out and result["loop_us_per_decision"] > 0 and result["ratio"] > 0
+
+
 def test_bench_ray_runs_on_two_workers(capsys):
     pytest.importorskip("ray")
     result = load("bench_ray").main(["--games", "2", "--rounds", "1", "--agents", "random"])

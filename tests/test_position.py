@@ -189,6 +189,21 @@ def test_a_bad_position_is_one_clear_error(rules, saved, edit, message):
     assert message in str(info.value)
 
 
+def test_the_history_is_trusted_only_when_asked(rules, saved):
+    """A resume proves the position by its history unless the caller trusts it (`check="trusted"`: a position this
+    process made); then it goes on from the state, which must still be one the rules stop at."""
+    doc = copy.deepcopy(saved)
+    doc["history"]["answers"][-1] = "nonsense"
+    game = Game.from_state(rules, doc, check="trusted")
+    assert game.state.to_json() == saved["state"]
+    with pytest.raises(PositionError, match="history cannot be replayed"):
+        Game.from_state(rules, doc)
+    edited = copy.deepcopy(saved)
+    edited["decision"]["options"] = ["not", "these"]
+    with pytest.raises(PositionError, match="pending decision differs"):
+        Game.from_state(rules, edited, check="trusted")
+
+
 def test_the_python_example_of_the_docs_runs():
     from .conftest import REPO
 

@@ -34,6 +34,25 @@ def controller(state: GameState, board: Board, area: str) -> str | None:
     return None
 
 
+def land_controllers(state: GameState, board: Board, areas) -> list[tuple[str, str]]:
+    """(area, controlling house) of those of `areas` (land areas) that have a controller: `controller` for many
+    areas in one pass (victory is counted after every march, muster and clean up), the same rules (R23)."""
+    units, tokens, neutral, houses, info = (state.units, state.power_tokens, state.neutral_forces, state.houses,
+                                            board.control_info)
+    out = []
+    for area in areas:
+        army = units.get(area)
+        if army and army["units"]:
+            out.append((area, army["house"]))  # R23.1, R23.5
+        elif area in tokens:
+            out.append((area, tokens[area]))  # R23.2
+        else:
+            home = info[area][2]
+            if home and home in houses and area not in neutral:
+                out.append((area, home))  # R23.4.1
+    return out
+
+
 def controlled_areas(state: GameState, board: Board, house: str, kind: str | None = "land") -> list[str]:
     if kind == LAND:
         # a fast path (supply, mustering and power collection ask this for every house): a land area can be the

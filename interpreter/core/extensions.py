@@ -173,7 +173,8 @@ class RulesHooks:
         Base game: nothing happens."""
 
     def after_march(self, house: str) -> None:
-        """After a march order of `house` is resolved, combat included (R16, R37.6). Base game: nothing."""
+        """After a march order of `house` is resolved, combat included (R16, R37.6); the procedure checks victory
+        right after it. Base game: nothing."""
 
     def take_area(self, area: str, house: str) -> None:
         """`house` now holds `area` (R16.4, R21.5.7). Base game: nothing more (ports follow in the procedure)."""

@@ -3,7 +3,7 @@
 A position document (`maester-position`, JSON) holds the current state and the pending decision. The state
 alone continues the game: its cursor and frames (cursor.py) take the rules procedure straight back to the
 pending decision (`Game.restarted`). The document also keeps the whole history (answers and actions since the
-game began) and two *checkpoints* (earlier states, pickled snapshots while in memory), so that a resumed game
+game began) and two *checkpoints* (earlier states, snapshot.py bytes while in memory), so that a resumed game
 can undo past the point it was saved at and write a complete log; when they are there, resuming checks that
 the history rerun from the latest checkpoint arrives at the saved state.
 
@@ -13,14 +13,13 @@ This module knows nothing of the rules; `Game` calls it (and passes its own clas
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
-from . import formats
+from . import formats, snapshot
 from .state import GameState
 from .state_upgrade import OLDEST_READ, upgrade_position
 
@@ -40,8 +39,8 @@ GIFT, LEAVE = "gift", "leave"
 class Checkpoint:
     """A point the procedure can restart from with the state alone (a phase start or a cursor point)."""
 
-    # the GameState at that point, pickled: a snapshot several times cheaper to take than a JSON copy, taken
-    # at every turn; only the checkpoints a document keeps are ever turned into JSON (`state`)
+    # the GameState at that point as a snapshot (snapshot.py: bytes, several times cheaper to take than a JSON
+    # copy); only the checkpoints a document keeps are ever turned into JSON (`state`)
     blob: bytes
     answers: int  # answers given before it
     events: int  # events emitted before it
@@ -53,7 +52,7 @@ class Checkpoint:
 
     @classmethod
     def take(cls, state: GameState, answers: int, events: int, decisions: int, run: dict) -> Checkpoint:
-        return cls(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), answers, events, decisions, run,
+        return cls(snapshot.dumps(state), answers, events, decisions, run,
                    state.step.get("at", ""))
 
     @classmethod
@@ -65,7 +64,7 @@ class Checkpoint:
 
     def game_state(self) -> GameState:
         """A fresh copy of the state at this point."""
-        return pickle.loads(self.blob)
+        return snapshot.loads(self.blob)
 
     @property
     def state(self) -> dict:
@@ -214,7 +213,7 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     history = doc["history"]
     try:
         checkpoints = [] if check == ANALYSIS else [Checkpoint.from_json(c) for c in doc["checkpoints"]]
-        state = GameState.from_json(json.loads(json.dumps(doc["state"])))  # the game's own copy
+        state = GameState.from_json(snapshot.copy_data(doc["state"]))  # the game's own copy
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise _fail(f"a state of the position is not a game state: {e}", "was the file edited?") from None
     if state.setup != doc["setup"] or state.seed != doc["seed"]:
@@ -228,11 +227,12 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     except _REPLAY_ERRORS as e:
         raise _fail(f"the game cannot go on from the position's state: {e}",
                     "was it edited, or saved with another version of the content?") from None
-    if game.state.to_json() != doc["state"]:
+    # (compared as it is first, and only through JSON when that differs: a tuple in the state is a JSON list)
+    if snapshot.as_data(game.state) != doc["state"] and game.state.to_json() != doc["state"]:
         raise _fail("the position's state is not one the rules stop at",
                     "the file was edited, or saved with other content or another version of maester")
     mine = game.decision.to_json() if game.decision else None
-    if check != ANALYSIS and json.loads(json.dumps(mine)) != doc["decision"]:
+    if check != ANALYSIS and mine != doc["decision"] and json.loads(json.dumps(mine)) != doc["decision"]:
         # (an analysis position asks what the rules ask at its state: its own `decision` is not needed)
         raise _fail("the position's pending decision differs from the one the rules ask here")
     return game

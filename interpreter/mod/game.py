@@ -160,7 +160,7 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
 
     def after_march(self, house: str) -> None:
         self._update_discount_holder()
-        self.gain_loyalty()
+        self.gain_loyalty(check=False)  # the march procedure checks victory right after (RulesHooks.after_march)
 
 
 # ---- the players' actions between decisions (core/steps.py; docs/procedures.md) ---------------------------------

@@ -29,7 +29,15 @@ GIVE_BIDS = cursor.frame_kind(
 
 class LoyaltyRules:
     def _loyalty_house(self, h: str) -> bool:
-        return self.rules.house(h).get("victory_by") == "loyalty"
+        return h in self._loyalty_houses()
+
+    def _loyalty_houses(self) -> frozenset[str]:
+        """The houses that win by loyalty: fixed by the bundle, read once (victory is counted after every march)."""
+        found = self.__dict__.get("_loyalty_house_set")
+        if found is None:
+            found = self._loyalty_house_set = frozenset(
+                h for h in self.rules.bundle["houses"] if self.rules.house(h).get("victory_by") == "loyalty")
+        return found
 
     def keeps_last_place(self, house: str) -> bool:
         return bool(self.rules.house(house).get("last_on_tracks"))
@@ -68,10 +76,11 @@ class LoyaltyRules:
     def victory_table(self) -> dict[str, int]:
         """Castles for most houses, loyalty for loyalty houses (R37.1), nothing for vassals (R35.11)."""
         table = self.castle_counts()
+        vassals, loyal = self.mod_state.vassals, self._loyalty_houses()
         for house in table:
-            if self.is_vassal(house):
+            if house in vassals:
                 table[house] = 0
-            elif self._loyalty_house(house):
+            elif house in loyal:
                 home = self.rules.house(house)["home"]
                 printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
                 gained = self.mod_state.loyalty_points.get(house, 0)
@@ -84,8 +93,9 @@ class LoyaltyRules:
     def check_victory(self) -> None:
         need = self.game_rec["victory_points"]
         table = self.victory_table()
+        vassals = self.mod_state.vassals
         for house in self.turn_order:
-            if not self.is_vassal(house) and table[house] >= need:
+            if table[house] >= need and house not in vassals:
                 self.state.winner = house
                 self.state.end_reason = "loyalty" if self._loyalty_house(house) else "victory-points"  # END_REASONS
                 self.emit("victory", "R37.3" if self._loyalty_house(house) else "R26.1",
@@ -110,8 +120,9 @@ class LoyaltyRules:
         super().combat_over(combat)
         self.gain_loyalty()
 
-    def gain_loyalty(self) -> None:
-        """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6)."""
+    def gain_loyalty(self, check: bool = True) -> None:
+        """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6); then victory is checked,
+        unless the caller checks it next itself (`check=False`: after a march, see `after_march`)."""
         for house in self.turn_order:
             if not self._loyalty_house(house):
                 continue
@@ -137,7 +148,8 @@ class LoyaltyRules:
                     self.emit("loyalty-home-lost", "R37.8.1", f"{house} has lost control of {home}: its victory "
                               f"track drops to {self.victory_points(house)}", house=house, area=home,
                               points=self.victory_points(house))
-        self.check_victory()
+        if check:
+            self.check_victory()
 
     # ---- dragons (R38) ---------------------------------------------------------------------------------
     def advance_dragons(self) -> None:

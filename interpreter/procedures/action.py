@@ -44,8 +44,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
             if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
                 turn = cursor.enter(g, TURN)
             else:
-                areas = sorted(a for a, o in st.orders.items() if o["house"] == house
-                               and g.resolves_in_step(o, order_type))
+                areas = _to_resolve(g, house, order_type)
                 if not areas:
                     continue
                 cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
@@ -87,6 +86,24 @@ def _others_to_act(g: Game, house: str, order_type: str, areas: list[str]) -> bo
         if not plain:
             return True
     return False
+
+
+def _to_resolve(g: Game, house: str, order_type: str) -> list[str]:
+    """The areas of the house's orders that resolve in this step, sorted. Whether an order does depends only on
+    its token and whether it was kept as a support (`Game.resolves_in_step`): looked up once per game."""
+    memo = g.__dict__.setdefault("_resolves_in_step", {})
+    out = []
+    for area, o in g.state.orders.items():
+        if o["house"] != house:
+            continue
+        key = (o["order"], o.get("kept"), order_type)
+        yes = memo.get(key)
+        if yes is None:
+            yes = memo[key] = g.resolves_in_step(o, order_type)
+        if yes:
+            out.append(area)
+    out.sort()
+    return out
 
 
 def _independent(g: Game, areas: list[str]) -> bool:

@@ -379,6 +379,19 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
                  house, c, card, window_rule(window))
 
 
+def _any_ability(g: Game, c: Combat, window: str) -> bool:
+    """Has a card in play (not blanked) an ability of this window that has not fired yet? Without one, no card
+    can be revealed or change during the window either."""
+    for house in c.sides():
+        card = c.cards.get(house)
+        if card is None or card in c.blank_cards:
+            continue
+        for i, ability in enumerate(g.rules.card(card)["abilities"]):
+            if ability["trigger"] == window and (card, i) not in c.fired:
+                return True
+    return False
+
+
 def _abilities(g: Game, c: Combat, window: str) -> Proc:
     """Run the abilities of both played cards for one timing window, in Iron Throne order (R20.2.6).
 
@@ -390,6 +403,8 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
     if TRIGGERS.get(window) is None or TRIGGERS[window].context != "combat":
         raise ValueError(f"'{window}' is not a combat window of the registry")
     resuming = cursor.restarting(g)
+    if not resuming and not _any_ability(g, c, window):
+        return  # most windows of most combats: no card in play has an ability here (nothing to keep a frame for)
     f = cursor.enter(g, ABILITIES_FRAME, window=window, order=[], house=0, card=None, ability=0, scope={},
                      ran=False)
     if f["window"] != window:
@@ -909,12 +924,12 @@ STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
 
 def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
     """Resolve a combat from its step `start`. With `frames` (a combat of a march turn, whose cursor is in the
-    state), the combat is written into the cursor before each step, and written
-    again at every decision inside the step. A game restarted inside a step (`start` is the cursor's stage and
-    its frames are saved) goes on inside it."""
+    state), the combat is written into the cursor at every decision inside its steps: only there can anyone
+    read the state (between two decisions the rules run without a break), so a step that asks nothing costs no
+    copy. A game restarted inside a step (`start` is the cursor's stage and its frames are saved) goes on
+    inside it."""
     for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
         if frames:
-            g.state.step["combat"] = {"stage": name, **c.to_json()}
             yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
         else:
             yield from stage(g, c)  # type: ignore[operator]

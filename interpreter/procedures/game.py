@@ -8,14 +8,13 @@ recorded as an event citing its rule id; a game is reproducible from its seed an
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
-from ..core import control, cursor, position
+from ..core import control, cursor, position, snapshot
 from ..core.decision_kinds import DECISION_KINDS
 from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
@@ -279,7 +278,7 @@ class Game(RulesHooks):
     def clone(self) -> Game:
         """An independent game at exactly this position (same decision, same future for the same answers): a
         restart from a copy of the state, with the history shared (checkpoints are immutable)."""
-        state = pickle.loads(pickle.dumps(self.state, protocol=pickle.HIGHEST_PROTOCOL))
+        state = snapshot.copy(self.state)
         g = type(self).restarted(self.rules, state, replace(self.options), self.run_counts(),
                                  (self.answers, self.actions, self.checkpoints))
         g.events, g._event_base = list(self.events), self._event_base
@@ -513,14 +512,13 @@ class Game(RulesHooks):
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
-        st, board, controller = self.state, self.board, control.controller  # local names: a hot loop
-        counts = {h: 0 for h in st.houses}
+        counts = {h: 0 for h in self.state.houses}
         changed = self.changed_areas()
-        for area in board.castle_lands:  # only a changed area can have lost its printed castle (R42.3)
-            if area in changed and self.castle_level(area) == "none":
-                continue
-            owner = controller(st, board, area)
+        for area, owner in control.land_controllers(self.state, self.board, self.board.castle_lands):
             if owner in counts:
+                # only a changed area can have lost its printed castle (R42.3)
+                if area in changed and self.castle_level(area) == "none":
+                    continue
                 counts[owner] += 1
         return counts
 
