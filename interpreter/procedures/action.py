@@ -75,7 +75,7 @@ CONSOLIDATE_ORDER = "consolidate-order"  # the skip kind (core/skips.py)
 def _others_to_act(g: Game, house: str, order_type: str, areas: list[str]) -> bool:
     """May another house's turn, coming between two of this house's orders, change what they yield? Only a port's
     yield depends on the board (no enemy ship in its sea, R18.2.2), and only an order that may put units on the
-    board changes it (a special Consolidate Power in a castle area, a muster order, an Iron Bank loan)."""
+    board changes it (a special Consolidate Power in a castle area, or any order a rules module adds to the step)."""
     if not any(g.board.area(a).is_port for a in areas):
         return False
     for area, o in g.state.orders.items():
