@@ -13,6 +13,17 @@ from .diagnostics import Diagnostics, Span
 from .english_grammar import article
 from .reads import Tracker, changes
 
+# The setup parts only the Mother of Dragons rules module plays (interpreter/mod), with their words for errors.
+# The module plays every rules set with vassal order sets (`plays_mother_of_dragons`); under another rules set
+# these parts would be silently ignored, so declaring one there does not compile.
+MOD_SETUP_PARTS = {"iron_bank": "the Iron Bank", "loyalty_tokens": "loyalty tokens",
+                   "dragon_strength_rounds": "dragon strength rounds", "vassals": "vassals"}
+
+
+def plays_mother_of_dragons(game: dict) -> bool:
+    """Does the Mother of Dragons rules module play this rules set (`ModGame.plays`)?"""
+    return "vassal" in (game.get("order_sets") or [])
+
 
 def _span(where: str | None) -> Span | None:
     return Span.parse(where)
@@ -164,6 +175,14 @@ class _Checker:
         if s["players"] + (s.get("vassals") or 0) != len(houses):
             self.error("setup-players", f"setup '{sid}'{label}: {s['players']} players and {s.get('vassals') or 0} "
                        f"vassals, but {len(houses)} houses", where, "players + vassals must be the number of houses")
+        if not plays_mother_of_dragons(game):
+            for key, what in MOD_SETUP_PARTS.items():
+                if s.get(key):
+                    self.error("part-not-played", f"setup '{sid}'{label} declares {what}, but its rules set "
+                               f"'{game['id']}' does not play this part: only a Mother of Dragons rules set (one with "
+                               "vassal order sets) does, and they would be ignored", where,
+                               f"play the setup under a Mother of Dragons rules set (game mother-of-dragons), or "
+                               f"leave {what} out")
         if s.get("iron_bank") and not game.get("loan_costs"):
             self.error("bank-without-costs", f"setup '{sid}'{label} plays the Iron Bank, but its rules set has no "
                        "loan-costs", where, "add: loan-costs [1, 4, 7]")

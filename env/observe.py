@@ -85,6 +85,16 @@ def known_wildling_top(game, house: str) -> str | None:
     return deck[0] if e.get("house") == house and e["secret"]["card"] == deck[0] else None
 
 
+def _unrevealed(game, house: str) -> dict:
+    """The house cards chosen for the combat in progress and not revealed yet, of houses other than `house`: a
+    played card is held apart from its hand from the moment it is chosen (R20.1.1), but which one stays secret until
+    the reveal, so the others still see it among the hand they know."""
+    combat = game.state.step.get("combat") or {}
+    if combat.get("stage") != "house-cards":
+        return {}
+    return {h: c for h, c in (combat.get("cards") or {}).items() if c and h != house}
+
+
 def view(game, house: str) -> dict:
     """The information-set view of `house` (plain JSON): everything it may know, nothing else."""
     st = game.state
@@ -96,11 +106,13 @@ def view(game, house: str) -> dict:
         orders[area] = {"house": o["house"], "order": o["order"] if (revealed or mine) else HIDDEN}
     houses = {}
     points = game.victory_table()
+    secret = _unrevealed(game, house)
     for h, hs in st.houses.items():
         vassal = h in ms.vassals
         sees_hand = h == house or not vassal or game.actor(h) == house
+        hand = hs.hand + [secret[h]] if h in secret else hs.hand
         houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid,
-                     "hand": sorted(hs.hand) if sees_hand else HIDDEN, "hand_size": len(hs.hand),
+                     "hand": sorted(hand) if sees_hand else HIDDEN, "hand_size": len(hand),
                      "discards": list(hs.discards), "removed": list(hs.removed), "vassal": vassal,
                      "victory_points": points.get(h, 0)}
     d = game.decision
@@ -140,11 +152,13 @@ def lean_view(game, house: str) -> dict:
     points = game.victory_table()
     vassals = ms.vassals
     houses = {}
+    secret = _unrevealed(game, house)
     for h, hs in st.houses.items():
         hidden = h in vassals and h != house and actor(h) != house
+        hand = hs.hand + [secret[h]] if h in secret else hs.hand  # a copy only then: the state's list otherwise
         houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid, "vassal": h in vassals,
-                     "victory_points": points.get(h, 0), "hand": HIDDEN if hidden else hs.hand,
-                     "hand_size": len(hs.hand), "discards": hs.discards}
+                     "victory_points": points.get(h, 0), "hand": HIDDEN if hidden else hand,
+                     "hand_size": len(hand), "discards": hs.discards}
     d = game.decision
     return {"house": house, "round": st.round, "phase": st.phase,
             "decision": {"house": d.house, "kind": d.kind} if d is not None else None,

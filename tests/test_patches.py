@@ -46,10 +46,27 @@ def test_pack_scenarios_show_the_rule_taking_effect(pack):
         assert result.ok, f"{f}: {result.error or [c for c in result.checks if not c[0]]}"
 
 
-def test_arryn_scenario_fails_without_the_variant(bundle):
+def test_arryn_scenario_fails_without_the_variant(bundle, tmp_path):
     """The 19-power scenario proves the patch: with the standard pool of 20, Arryn gains 2, not 1."""
-    result = run_scenario(Rules(bundle), Scenario.load(PACKS / "arryn-19-power" / "scenarios" / "pool.yaml"))
+    text = (PACKS / "arryn-19-power" / "scenarios" / "pool.yaml").read_text(encoding="utf-8")
+    plain = tmp_path / "pool.yaml"
+    plain.write_text("\n".join(line for line in text.splitlines() if not line.startswith(("pack:", "variant:"))),
+                     encoding="utf-8")
+    result = run_scenario(Rules(bundle), Scenario.load(plain))
     assert not result.ok
+
+
+def test_pack_scenarios_name_their_pack_and_variant():
+    """A scenario plays what it names (issue 19): `maester explain` with no --pack or --variant runs the example
+    packs' scenarios with their packs and variants, as `--pack DIR --variant ID` would."""
+    files = sorted(str(f) for f in PACKS.glob("*/scenarios/*.yaml"))
+    assert len(files) == len(PACK_NAMES)
+    for f in files:
+        sc = Scenario.load(f)
+        assert sc.variant == f.split("/")[-3] and sc.packs, f
+    result = CliRunner().invoke(app, ["explain", "-q", *files])
+    assert result.exit_code == 0, result.output
+    assert f"{len(files)} passed, 0 failed" in result.output
 
 
 GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), ("arryn-19-power", "mod-8p"),

@@ -2,8 +2,8 @@
 anything. With the debug switch `Options.ask_skipped` the engine asks each question it would skip
 (interpreter/core/skips.py), marked `info["skip"]`; at every such decision of random games of every setup, each
 answer is branched and followed to the end of the step (the phase: other houses' actions in between included)
-with the same later answers; the events (as a multiset), the decisions asked and the final positions must be the
-same.
+with the same later answers; the events and the decisions asked (each as a multiset: the same things happen and
+the same questions are asked, possibly in another order) and the final positions must be the same.
 
 Also the side channel of issue 25: what a house observes before the reveal (its information-set view,
 env/observe.py, and who is asked next) does not depend on another house's secret order placements.
@@ -11,6 +11,7 @@ env/observe.py, and who is asked next) does not depend on another house's secret
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -43,12 +44,42 @@ def _follow(g, answer) -> tuple:
         if d is None or (g.state.phase, g.state.round) != (phase, rnd):
             break
         if "skip" not in d.info:  # a later skip point is not asked in play: only the questions asked count
-            asked.append((d.house, d.kind, tuple(map(str, d.options)), repr(sorted(d.info.items()))))
+            asked.append((d.house, d.kind, tuple(_piece(g, o) for o in d.options), repr(sorted(d.info.items()))))
         g.answer(d.options[0])
-    # the same events (as a multiset: orders resolved one after another in another order report the same gains
-    # in another order), the same decisions asked, the same position
+    # the same events and the same questions, each as a multiset (orders resolved in another order report the
+    # same gains, and the other houses' questions between them come in another order), the same position
     events = sorted(repr(sorted((k, repr(v)) for k, v in e.items() if k != "n")) for e in g.events[start:])
-    return tuple(events), tuple(asked), g.state.hash()
+    return tuple(events), tuple(sorted(asked)), _position(g)
+
+
+def _position(g) -> str:
+    """The state, the units of each area as a multiset (two identical units swapped are the same position)."""
+    data = g.state.to_json()
+    for army in data["units"].values():
+        army["units"] = sorted(army["units"], key=repr)
+    return json.dumps(data, sort_keys=True)
+
+
+def _piece(g, option) -> str:
+    """A unit answer `AREA#INDEX` as the piece it names (area, kind, routed): after one of two identical units
+    was picked, the one left has another index in each branch but is the same piece."""
+    area, _, idx = str(option).rpartition("#")
+    units = (g.state.units.get(area) or {}).get("units") or [] if area else []
+    return repr((area, *units[int(idx)])) if idx.isdigit() and int(idx) < len(units) else str(option)
+
+
+def _alternatives(g, d) -> list[list]:
+    """The answers the skip merged into one: for identical units, each group of identical ones (the question
+    itself is asked among different units); otherwise every answer."""
+    if d.info.get("skip") != "identical-units":
+        return [list(d.options[:8])]
+    groups: dict = {}
+    for o in d.options:
+        area, _, idx = str(o).rpartition("#")
+        units = g.state.units.get(area, {}).get("units") or []
+        key = (area, *units[int(idx)]) if idx.isdigit() and int(idx) < len(units) else o
+        groups.setdefault(repr(key), []).append(o)
+    return [group for group in groups.values() if len(group) > 1]
 
 
 def skips_checked(rules, setup: str, seed: int, rounds: int) -> tuple[Counter, list[str]]:
@@ -63,8 +94,8 @@ def skips_checked(rules, setup: str, seed: int, rounds: int) -> tuple[Counter, l
         if kind:
             assert kind in SKIPS, kind
             seen[kind] += 1
-            if kind not in RULINGS:
-                outcomes = {str(o): _follow(g.clone(), o) for o in d.options[:8]}
+            for group in ([] if kind in RULINGS else _alternatives(g, d)):
+                outcomes = {str(o): _follow(g.clone(), o) for o in group}
                 if len(set(outcomes.values())) > 1:
                     bad.append(f"{setup} seed {seed} decision #{d.number} ({d.kind} by {d.house}, skip {kind}): "
                                f"answers {list(outcomes)} lead to different outcomes — {d.prompt}")

@@ -37,7 +37,8 @@ from ..mod.state import DragonsState
 from ..procedures.game import ACTION_STOPS, PHASE_STOPS, Game
 
 SCENARIO_KEYS = {"name", "rules", "description", "setup", "seed", "position", "decisions", "defaults",
-                 "otherwise", "stop-after", "expect", "tides-of-battle", "players", "gifts", "variant", "pack"}
+                 "otherwise", "stop-after", "expect", "tides-of-battle", "players", "gifts", "variant", "pack",
+                 "format"}
 POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "orders", "power-tokens",
                  "garrisons", "neutral-forces", "blocked", "decks", "wildling-deck", "wildling-threat",
                  "blade-used", "raven-used", "forbidden-orders", "loyalty", "improvements", "dragon-strength",
@@ -46,6 +47,11 @@ POSITION_KEYS = {"round", "phase", "houses", "tracks", "units", "keep-units", "o
 # the position keys that set the Mother of Dragons state (GameState.modules, see mod_state.py)
 MODULE_KEYS = {"loyalty", "improvements", "dragon-strength", "dragon-tokens", "loyalty-points", "commanders", "bank",
                "loan-deck", "loans", "loan-discount-holder", "leaving"}
+# The scenario format version a file states with `format:` (a file without it is format 1). 2: `castles.HOUSE`
+# counts castles only (a loyalty house's victory track is `victory.HOUSE`); in events `card` names the acting card
+# and `subject` the card the event is about (docs/changes.md).
+SCENARIO_FORMAT = 2
+CARD_V1 = "card (format 1)"  # a format 1 expectation's `card`: the card the event is about (`_matches`)
 SCENARIO_SCHEMA = "scenario.schema.json"
 EXPECT_KEYS = {"events", "absent", "state", "winner", "error"}
 HOUSE_KEYS = ("power", "supply", "hand", "discards", "removed", "last-bid")
@@ -216,6 +222,7 @@ class Scenario:
     packs: list[str] = field(default_factory=list)  # content packs compiled with the bundled content
     text: str = ""  # the file's text, to quote the offending line of an error
     places: _Places | None = None
+    format: int = SCENARIO_FORMAT  # the format version the file was written for (docs/scenarios.md)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
@@ -278,10 +285,28 @@ class Scenario:
                  list(data.get("decisions") or []), dict(data.get("defaults") or {}), data.get("otherwise", "fail"),
                  stop, data.get("expect") or {}, bool(data.get("tides-of-battle", False)),
                  data.get("description", ""), data.get("players"), list(data.get("gifts") or []),
-                 data.get("variant"), resolved, text, places)
+                 data.get("variant"), resolved, text, places, int(data.get("format", 1)))
+        if sc.format > SCENARIO_FORMAT:
+            raise fail(f"format: this scenario was written for format {sc.format}; this maester reads formats 1 "
+                       f"to {SCENARIO_FORMAT}", ("format",), "update maester, or rewrite the file for an older "
+                       "format (docs/changes.md lists what changed)")
         sc._check_expect_shape()
         sc._check_decision_kinds()
+        sc._read_as_written()
         return sc
+
+    def _read_as_written(self) -> None:
+        """A file of format 1 (no `format` key: written before formats were stated) read as it was meant: an
+        expectation's `card` named the card an event is about, which format 2 calls `subject` when a card ability
+        produced the event (its `card` is then the acting card). Format 1's `castles.HOUSE` of a loyalty house
+        counted its loyalty too; that cannot be read as meant here (the bundle says which houses win by
+        loyalty), so `_check_expect_ids` refuses it."""
+        if self.format >= 2:
+            return
+        for key in ("events", "absent"):
+            for want in self.expect.get(key) or []:
+                if isinstance(want, dict) and "card" in want:
+                    want[CARD_V1] = want.pop("card")
 
     def fail(self, message: str, where: tuple = (), hint: str | None = None, key: bool = False) -> ScenarioError:
         """An error at the place of `where` (a path of keys and indexes) in the scenario file."""
@@ -363,6 +388,11 @@ class Scenario:
                         raise self.fail(f"expect.{key}[{i}]: no event {of}cites the rule '{rule}'", (*where, "rule"),
                                         hint_for(rule, cited, show_all=12) or "event types and their rules: "
                                         "docs/scenarios.md")
+                if "subject" in want and etype and "card" not in EVENTS[etype].fields:
+                    # `subject` is the card an event of a card ability is about: only events that name a card
+                    raise self.fail(f"expect.{key}[{i}]: events of type '{etype}' never name a card, so they never "
+                                    "have a 'subject'", (*where, "subject"), "`subject` is for events such as "
+                                    "cancel, cards, reveal and choice; `card` names the acting card", key=True)
                 for k in want:
                     if k not in allowed:
                         what = f"events of type '{etype}' have" if etype else "no event has"
@@ -556,8 +586,8 @@ class Scenario:
                         ids.area(v, where)
                     elif k == "kind" and want.get("type") in (None, "destroy", "muster", "place"):
                         ids.known(v, ids.rules.unit_kinds, "unit kind", where)
-                    elif k == "card" and want.get("type") in ("cancel", "cards", "reveal", "choice"):
-                        ids.known(v, ids.all_cards, "card", where)
+                    elif k in ("card", "subject", CARD_V1):
+                        ids.known(v, ids.all_cards, "card", ("expect", key, i, "card" if k == CARD_V1 else k))
         if "winner" in exp and exp["winner"] is not None:
             ids.house(exp["winner"], ("expect", "winner"))
         state_keys = set(expect_view(ids.game.state))
@@ -571,6 +601,14 @@ class Scenario:
                                     where, key=True)
                 what = DERIVED_PATHS[head]
                 getattr(ids, what)(parts[1], where, key=True)
+                if head == "castles" and self.format < 2 and \
+                        ids.rules.house(parts[1]).get("victory_by") == "loyalty":
+                    raise self.fail(f"expect.state: '{path}' changed meaning: scenario format 1 counted "
+                                    f"{parts[1]}'s loyalty points in castles.{parts[1]}, format 2 counts its castles "
+                                    "and strongholds only (R37.1)", where,
+                                    f"for its victory track write victory.{parts[1]}; for its castles keep "
+                                    f"castles.{parts[1]}; then add `format: {SCENARIO_FORMAT}` to the file",
+                                    key=True)
                 if head == "dominance":
                     if len(parts) != 3 or parts[2] not in DOMINANCE_FIELDS:
                         raise self.fail(f"expect.state: '{path}' must be dominance.TOKEN.holder or "
@@ -814,7 +852,10 @@ def _unit_multiset(text: str | None) -> tuple | None:
 
 def _matches(event: dict, want: dict) -> bool:
     for k, v in want.items():
-        if k == "text":
+        if k == CARD_V1:  # format 1: the card the event is about
+            if event.get("subject", event.get("card")) != v:
+                return False
+        elif k == "text":
             if str(v) not in event.get("text", ""):
                 return False
         elif event.get(k) != v:

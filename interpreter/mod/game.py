@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from maester.dsl.diagnostics import MaesterError
+from maester.dsl.playable import plays_mother_of_dragons
 
 from ..core import cursor  # noqa: F401  (mod_effects registers the module's effect primitives)
 from ..core.decisions import IllegalDecision, between_decisions_problems, short_repr
@@ -42,7 +43,7 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
 
     @classmethod
     def plays(cls, game_rec: dict) -> bool:
-        return "vassal" in (game_rec.get("order_sets") or [])  # the rules sets with vassals
+        return plays_mother_of_dragons(game_rec)  # the rules sets with vassals (one definition: dsl/playable.py)
 
     # ---- setup (R31): the base setup (Game._setup) with these points ---------------------------------------
     def before_setup(self) -> None:

@@ -74,17 +74,20 @@ CONSOLIDATE_ORDER = "consolidate-order"  # the skip kind (core/skips.py)
 def _others_to_act(g: Game, house: str, order_type: str, areas: list[str]) -> bool:
     """May another house's turn, coming between two of this house's orders, change what they yield? Only a port's
     yield depends on the board (no enemy ship in its sea, R18.2.2), and only an order that may put units on the
-    board changes it (a special Consolidate Power in a castle area, a muster order, an Iron Bank loan)."""
-    if not any(g.board.area(a).is_port for a in areas):
+    board changes it (a special Consolidate Power in a castle area, or any order a rules module adds to the step)."""
+    seas = {g.board.area(a).port_sea for a in areas if g.board.area(a).is_port}
+    if not seas:
         return False
     for area, o in g.state.orders.items():
         if o["house"] == house or not g.resolves_in_step(o, order_type):
             continue
         rec = g.rules.order(o["order"])
-        plain = rec["type"] == "consolidate-power" and rec.get("resolves_at") in (None, "consolidate-power") and \
-            not (rec["star"] and g.board.area(area).is_land and g.castle_level(area) != "none")
-        if not plain:
-            return True
+        if rec["type"] != "consolidate-power" or rec.get("resolves_at") not in (None, "consolidate-power"):
+            return True  # an order of a rules module: it may place units anywhere
+        here = g.board.area(area)
+        if rec["star"] and here.is_land and g.castle_level(area) != "none" and \
+                seas & set(g.board.neighbours(area, "sea")):
+            return True  # it may muster a Ship into the sea of one of the ports (R9.4)
     return False
 
 
