@@ -347,6 +347,7 @@ class Compiler:
             self._members(decl, record)
         elif kind.name == "game":
             record["decks"] = self._game_decks(record.get("decks") or [], decl)
+            record["game_abilities"] = record.get("game_abilities") or []
         elif kind.name == "variant":
             self._variant(decl, record)
         return record

@@ -215,6 +215,8 @@ KINDS: dict[str, Kind] = {
               _k("loan-costs", "list:nat", doc="the power cost of the Iron Bank slots, oldest slot first (R40.2)"),
               _k("loan-discount-area", "ref:area", doc="whoever first takes (or holds) it pays less for loans"),
               _k("loan-discount", "nat", doc="the discount on a loan's cost (R40.7)"),
+              _k("game-abilities", "list:ref:game-ability",
+                 doc="the game abilities in play: effects at moments of the procedure (dsl/moments.py)"),
               collection="games"),
         _kind("setup", "A starting position for a player count: houses, tracks, units, neutral forces.",
               _k("game", "ref:game", required=True),
@@ -319,6 +321,11 @@ KINDS: dict[str, Kind] = {
               _k("skulls", "nat", doc="each makes the opponent lose one fighting unit"),
               _k("copies", "nat", required=True),
               collection="tides_cards"),
+        _kind("game-ability", "Game-wide abilities: effects the procedure runs at its declared moments "
+              "(`when MOMENT [if CONDITION] { ... }`, dsl/moments.py), in play when the rules set lists them in "
+              "`game-abilities`.",
+              _k("description", "text", doc="what the abilities do, in words"),
+              collection="game_abilities", effect_context="game"),
         _kind("loan", "A loan of the Iron Bank of Braavos.",
               _k("effect", block="effect:loan", block_required=True),
               collection="loans"),
@@ -342,14 +349,19 @@ REF_KINDS = {
     "deck": ("deck",),
     "card": ("house-card", "vassal-card"),
     "deck-card": ("westeros-card", "wildling-card"),
+    "game-ability": ("game-ability",),
 }
 
 # Entries that change a parent's entries in a patch (alone on their line, any number of values):
 # `remove garrison winterfell`, `replace card aeron-damphair-dwd my-aeron`.
 PATCH_OPS = ("remove", "replace")
 
+# A flag of a patch block: the patch's `when` abilities are added to the parent's instead of replacing them
+# (`patch house-card [a, b] { add-abilities  when after-combat { ... } }`).
+ADD_ABILITIES = "add-abilities"
+
 # The word that makes a patch or a per-house block apply to every declaration (house) in reach.
 EVERY = "every"
 
 # The words of patches, highlighted by editors like the grammar's keywords: `setup a "A" from b { ... }`.
-PATCH_WORDS = ("from", *PATCH_OPS, EVERY)
+PATCH_WORDS = ("from", *PATCH_OPS, EVERY, ADD_ABILITIES)

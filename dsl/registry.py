@@ -133,6 +133,8 @@ CONTEXTS: dict[str, Context] = {
             "wildling-strength": "int",
         }, "Wildling cards: the bidders of the attack being resolved."),
         Context("loan", {"buyer": "house"}, "Loans of the Iron Bank: `buyer` took the loan."),
+        Context("game", {}, "Game abilities (`game-ability`): `when MOMENT` abilities of the procedure "
+                "(dsl/moments.py); each moment binds its own names (`house`, `area`, `phase`, ...)."),
     )
 }
 

@@ -31,7 +31,7 @@ def _rules(pack: str) -> Rules:
 
 
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
-    assert PACK_NAMES == ["arryn-19-power", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
+    assert PACK_NAMES == ["arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
                           "rebalanced-aeron", "tides-without-skulls"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
 
@@ -53,7 +53,8 @@ def test_arryn_scenario_fails_without_the_variant(bundle):
 
 
 GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), ("arryn-19-power", "mod-8p"),
-         ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p")]
+         ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p"),
+         ("blood-price", "base-4p")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)
@@ -72,6 +73,10 @@ def test_pack_plays_a_complete_game(pack, setup):
         assert not any(e.get("rule") == "R29.3.5" for e in game.events)
     if pack == "dragon-war":
         assert game.rules.house("stark")["unit_limits"]["dragon"] == 1
+    if pack == "blood-price":  # each house losing units was paid for them once the order or card was done
+        lost = sum(1 for e in game.events if e["type"] == "destroy" and e.get("house"))
+        paid = [e for e in game.events if e.get("card") == "blood-price"]
+        assert lost and len(paid) == lost
 
 
 def test_dragon_war_changes_every_setup_of_its_rules_set(bundle):

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.kinds import KINDS
+from maester.dsl.moments import MOMENTS
 from maester.dsl.registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS
 from maester.dsl.registry import types_compatible as _compatible
 from maester.dsl.validate import json_pointer
@@ -552,12 +553,20 @@ class _Checker:
                 if kind.effect_context and isinstance(record.get("abilities"), list):
                     for i, ability in enumerate(record["abilities"]):
                         path = [kind.collection, rid, "abilities", i]
-                        trigger = TRIGGERS.get(ability.get("trigger"))
-                        if trigger is None or trigger.context != kind.effect_context:
-                            self.report(path + ["trigger"], f"unknown trigger {ability.get('trigger')!r} for a "
-                                        f"{kind.effect_context} ability")
-                            continue
                         scope = dict(CONTEXTS[kind.effect_context].variables)
+                        if kind.effect_context == "game":  # a game ability: its moment binds its names
+                            moment = MOMENTS.get(ability.get("trigger"))
+                            if moment is None:
+                                self.report(path + ["trigger"], f"unknown moment {ability.get('trigger')!r} for "
+                                            "a game ability")
+                                continue
+                            scope.update(moment.bindings)
+                        else:
+                            trigger = TRIGGERS.get(ability.get("trigger"))
+                            if trigger is None or trigger.context != kind.effect_context:
+                                self.report(path + ["trigger"], f"unknown trigger {ability.get('trigger')!r} for "
+                                            f"a {kind.effect_context} ability")
+                                continue
                         if "if" in ability:
                             self.expect(path + ["if"], ability["if"], "bool", scope)
                         self.block(path + ["body"], ability["body"], scope)

@@ -24,6 +24,7 @@ from ..core.position import Checkpoint
 from ..core.rng import Rng, seed_state
 from ..core.rules import Rules
 from ..core.state import GameState, HouseState
+from . import moments
 from .phases import action_phase, planning_phase, westeros_phase
 
 Proc = Generator[Decision, object, object]
@@ -314,6 +315,8 @@ class Game(RulesHooks):
         event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
+        if type_ in moments.EVENT_MOMENTS and self.game_rec.get("game_abilities"):
+            moments.queue_event(self, event)  # a moment of a game ability: it resolves at the next settling point
         return event
 
     # ---- the game --------------------------------------------------------------------------------
@@ -327,24 +330,38 @@ class Game(RulesHooks):
                 yield from self.after_setup()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
+            # each phase: its start, its body and its end, with the moments of game abilities (moments.py); a
+            # restart inside the abilities that follow a phase's body does not run the body again (`ended`)
             while True:
                 if st.phase == "westeros":
-                    self._checkpoint_at_phase_start()
-                    yield from westeros_phase(self)
+                    if not moments.ended(self, "westeros"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "westeros")
+                        yield from westeros_phase(self)
+                    yield from moments.phase_end(self, "westeros")
                     if stop == "westeros":
                         break
                     st.phase = "planning"
                 if st.phase == "planning":
-                    self._checkpoint_at_phase_start()
-                    yield from planning_phase(self)
+                    if not moments.ended(self, "planning"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "planning")
+                        yield from planning_phase(self)
+                    yield from moments.phase_end(self, "planning")
                     if stop == "planning":
                         break
                     st.phase = "action"
                 if st.phase == "action":
-                    self._checkpoint_at_phase_start()
-                    yield from action_phase(self)
-                    self.check_victory()
-                    if stop in ("action", "round"):
+                    if not moments.ended(self, "action"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "action")
+                        yield from action_phase(self)
+                        self.check_victory()
+                    yield from moments.phase_end(self, "action")
+                    if stop == "action":
+                        break
+                    yield from moments.round_end(self)
+                    if stop == "round":
                         break
                 if st.round >= max_rounds:
                     self._end_after_last_round()
