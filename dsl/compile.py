@@ -348,6 +348,9 @@ class Compiler:
         elif kind.name == "game":
             record["decks"] = self._game_decks(record.get("decks") or [], decl)
             record["game_abilities"] = record.get("game_abilities") or []
+            record["victory_thresholds"] = {h: n for h, n in record.pop("victory_threshold") or []}
+            record["victory_check"] = record.get("victory_check") or "at-once"
+            record["victory_count"] = record.get("victory_count") or "castles"
         elif kind.name == "variant":
             self._variant(decl, record)
         return record

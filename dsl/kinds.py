@@ -184,7 +184,17 @@ KINDS: dict[str, Kind] = {
               _k("supply-limits", "ref:table", required=True),
               _k("kings-court-stars", "ref:table", required=True),
               _k("tiebreakers", "list:enum:most-castles-and-strongholds|most-land-areas|highest-supply"
-                 "|highest-iron-throne", required=True, doc="the end-of-game tiebreakers, in order (R26.3)"),
+                 "|highest-iron-throne|most-victory-points|most-power", required=True,
+                 doc="the end-of-game ranking, in order (R26.3): the first decides, the next break its ties"),
+              _k("victory-threshold", "ref:house", "nat", repeat=True, ident=1,
+                 doc="this house wins at this many victory points instead of victory-points (e.g. a loyalty "
+                     "house's own threshold)"),
+              _k("victory-check", "enum:at-once|end-of-round|end-of-game",
+                 doc="when a house reaching its threshold wins: at once (default, R26.1), at the end of a round "
+                     "(the most points first, ties by the tiebreakers), or never before the last round"),
+              _k("victory-count", "enum:castles|points|castles-and-points",
+                 doc="what the victory track counts: castles and strongholds (or loyalty; default), the points "
+                     "effects give (gain-victory-points), or both added"),
               _k("orders-per-house", "nat", doc="house order tokens (set house) of each house"),
               _k("order-sets", "list:enum:house|sea|vassal", required=True,
                  doc="the sets of order tokens in play"),

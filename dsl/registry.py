@@ -448,6 +448,11 @@ _EFFECTS = [
     _effect("move-supply", [P("house", "house"), P("steps", "int")],
             "{house} moves {steps} on the supply track",
             "Moves the supply marker (between 0 and 6), then reconciles armies.", rules=("R8.4",)),
+    # victory (R26): points from other sources than castles
+    _effect("gain-victory-points", [P("house", "house"), P("amount", "int", "negative: points taken")],
+            "{house} gains {amount} victory points",
+            "Points the victory track counts when the rules set's `victory-count` is points or "
+            "castles-and-points; a house never goes below 0.", rules=("R26",)),
     # phase procedures shared by several cards
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),

@@ -164,6 +164,12 @@ SEMANTICS: dict[str, Semantics] = {
         "the supply position moves by steps (between 0 and the maximum), then the house's armies are "
         "reconciled (R8.4).", decision="reconcile (of the reconcile procedure, when an army is too large)",
         events="supply (if it moved); those of the reconcile procedure (destroy)"),
+    # ---- victory
+    "gain-victory-points": Semantics(
+        "the house's points from effects (`modules.victory.points.H`).",
+        "adds amount to them (not below 0); the victory track counts them when the rules set's victory-count is "
+        "points or castles-and-points; a victory check follows where the rules set checks at once.",
+        events="victory-points (when the amount is not 0)"),
     # ---- phase procedures
     "adjust-supply": Semantics(
         "the supply icons each house controls.", "every house's supply position is set to its count; armies "
@@ -279,7 +285,8 @@ SEMANTICS: dict[str, Semantics] = {
     "highest-track": _q("the three influence tracks: the one where the house has its best position (the first "
                         "track in declaration order on a tie)."),
     "power": _q("the house's available power."),
-    "victory-points": _q("the house's position on the victory track now (castles and strongholds it controls)."),
+    "victory-points": _q("the house's position on the victory track now, as the rules set's victory-count counts "
+                         "it (castles and strongholds it controls by default; points from effects)."),
     "bid": _q("the house's last bid."),
     "wildling-threat": _q("the wildling threat (0 to 12)."),
     "westeros-decks": _q("the decks in play with undrawn cards, in the rules set's declared order."),

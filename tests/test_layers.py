@@ -24,7 +24,7 @@ LAYERS = [
                                     "procedure_registry", "events", "bundle_check", "schema_files", "extensions")}),
     ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives"}),
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
-                                                     "action", "phases", "moments")}),
+                                                     "action", "phases", "moments", "victory")}),
     ("game", {"procedures/game"}),
     ("Mother of Dragons", {f"mod/{m}" for m in ("state", "effects", "bank", "loyalty", "vassals", "game",
                                                 "__init__")}),

@@ -368,6 +368,10 @@ EVENTS: dict[str, EventType] = {
               "a vassal's commander draws its hand of vassal cards (secret)",
               house="The vassal.",
               secret=_secret("What the commander drew.", "hand", _ids(), "The vassal's house card ids.")),
+    "victory-points": _e("amount house points", "R26",
+              "an effect gives a house victory points (or takes some)",
+              amount="The points given (negative: taken).", house="The house.",
+              points="Its points from effects now (gain-victory-points)."),
     "victory": _e("decided_by? house ranking?", "R26.1 R26.3 R37.3",
               "a house wins the game",
               decided_by=Field(FIELDS["decided_by"].schema, FIELDS["decided_by"].meaning + " Present after the "

@@ -24,6 +24,12 @@ def _gain_power(g, sc, a, st):
     return _nothing()
 
 
+@handler("gain-victory-points")
+def _gain_victory_points(g, sc, a, st):
+    g.gain_victory_points(a["house"], a["amount"], sc.rule, sc.card or "")
+    return _nothing()
+
+
 @handler("discard-power")
 def _discard_power(g, sc, a, st):
     if a["house"] in g.state.houses:

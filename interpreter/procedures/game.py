@@ -24,7 +24,7 @@ from ..core.position import Checkpoint
 from ..core.rng import Rng, seed_state
 from ..core.rules import Rules
 from ..core.state import GameState, HouseState
-from . import moments
+from . import moments, victory
 from .phases import action_phase, planning_phase, westeros_phase
 
 Proc = Generator[Decision, object, object]
@@ -35,6 +35,8 @@ TIEBREAKERS = {
     "most-land-areas": ("land areas", lambda g, h: -len(control.controlled_areas(g.state, g.board, h))),
     "highest-supply": ("supply", lambda g, h: -g.state.houses[h].supply),
     "highest-iron-throne": ("iron throne", lambda g, h: g.state.position(h, g.turn_track)),
+    "most-victory-points": ("victory points", lambda g, h: -g.victory_points(h)),
+    "most-power": ("power", lambda g, h: -g.state.houses[h].power),
 }
 
 
@@ -361,6 +363,7 @@ class Game(RulesHooks):
                     if stop == "action":
                         break
                     yield from moments.round_end(self)
+                    self.check_victory_at_round_end()
                     if stop == "round":
                         break
                 if st.round >= max_rounds:
@@ -494,6 +497,11 @@ class Game(RulesHooks):
                       house=house, amount=got)
         return got
 
+    def gain_victory_points(self, house: str, amount: int, rule: str, why: str = "") -> None:
+        """Points from another source than castles (R26; victory.py), then the victory check."""
+        victory.gain(self, house, amount, rule, why)
+        self.check_victory()
+
     def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
         if not self.may_hold_power(house):
             return 0
@@ -522,7 +530,32 @@ class Game(RulesHooks):
         return counts
 
     def victory_points(self, house: str) -> int:
-        return self.victory_table().get(house, 0)
+        """The house's position on the victory track, as the rules set counts it (victory.py)."""
+        return victory.totals(self, self.victory_table()).get(house, 0)
+
+    def victory_winner(self, table: dict[str, int]) -> str | None:
+        """The house that wins by its threshold at this check (victory.py), or None: at once, the first in turn
+        order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
+        if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
+            return None
+        houses = victory.reached(self, victory.totals(self, table), self.may_win)
+        if len(houses) > 1 and self.__dict__.get("_round_end_check"):
+            houses = sorted(houses, key=self.ranking_key)
+        return houses[0] if houses else None
+
+    def check_victory_at_round_end(self) -> None:
+        """The victory check of a rules set that checks at the end of each round (`victory-check`)."""
+        if victory.when(self) != victory.END_OF_ROUND:
+            return
+        self._round_end_check = True
+        try:
+            self.check_victory()
+        finally:
+            self._round_end_check = False
+
+    def ranking_key(self, house: str) -> tuple:
+        """A house's place in the rules set's ranking (R26.3): lower first."""
+        return tuple(measure(self, house) for _, measure in (TIEBREAKERS[t] for t in self.game_rec["tiebreakers"]))
 
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
@@ -575,16 +608,20 @@ class Game(RulesHooks):
                       "(no units left)", area=area, house=order["house"], order=order["order"])
 
     def castle_victory(self) -> None:
-        """A house with 7 castles and strongholds wins at once (R26.1)."""
-        need = self.game_rec["victory_points"]
-        table = self.victory_table()
-        for house in self.turn_order:
-            if self.may_win(house) and table.get(house, 0) >= need:
-                self.state.winner = house
-                self.state.end_reason = f"controls {need} castles and strongholds"
-                self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",
-                          house=house)
-                raise GameOver
+        """A house with 7 castles and strongholds wins at once (R26.1); the rules set may say otherwise (victory.py:
+        thresholds per house, points, when it is checked)."""
+        house = self.victory_winner(self.victory_table())
+        if house is None:
+            return
+        need = victory.threshold(self, house)
+        self.state.winner = house
+        if victory.count(self) == victory.CASTLES:
+            self.state.end_reason = f"controls {need} castles and strongholds"
+            self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins", house=house)
+        else:
+            self.state.end_reason = f"reaches {need} victory points"
+            self.emit("victory", "R26.1", f"{house} reaches {need} victory points and wins", house=house)
+        raise GameOver
 
     def _end_after_last_round(self) -> None:
         """After the last round the most castles wins; ties by land areas, supply, Iron Throne (R26.3)."""
