@@ -488,6 +488,14 @@ _EFFECTS = [
                                  P("min-bottom", "int", default=0)],
             "{house} looks at the top {count} cards of {deck} and puts at least {min-bottom} on the bottom",
             "The house sees the cards and orders them between the top and the bottom.", rules=("R41.5",)),
+    _effect("look-at-deck", [P("house", "house"), P("deck", "deck"), P("count", "int", default=1)],
+            "{house} looks at the top {count} cards of Westeros deck {deck}",
+            "Only that house sees them (a secret event, like the Messenger Raven's look); the deck is not "
+            "changed.", rules=("R13.5.2",)),
+    _effect("look-at-wildling-cards", [P("house", "house"), P("count", "int", default=1)],
+            "{house} looks at the top {count} wildling cards",
+            "Only that house sees them (a secret event, like the Messenger Raven's look); the deck is not "
+            "changed.", rules=("R13.5.2",)),
     _effect("search-deck", [P("house", "house"), P("deck", "deck")],
             "{house} looks through Westeros deck {deck}: a card of its choice goes on top of the shuffled rest",
             "The house picks any undrawn card of the deck; the other undrawn cards are shuffled and the "

@@ -216,6 +216,14 @@ SEMANTICS: dict[str, Semantics] = {
         "each is put on the top (in the order chosen) or the bottom; at least `min-bottom` go to the bottom.",
         decision="arrange: the house — per card `top` or `bottom` (only `bottom` once the minimum requires it)",
         events="arrange (the kept order is secret to the house)"),
+    "look-at-deck": Semantics(
+        "the top `count` cards of the Westeros deck (fewer when the deck holds fewer).",
+        "nothing: only the house learns the cards.",
+        events="look (the cards, top first, are secret to the house: hidden from the others in every view)"),
+    "look-at-wildling-cards": Semantics(
+        "the top `count` cards of the wildling deck.",
+        "nothing: only the house learns the cards.",
+        events="look (the cards, top first, are secret to the house: hidden from the others in every view)"),
     "search-deck": Semantics(
         "the undrawn cards of the Westeros deck.",
         "the picked card is put on top of the others, which are shuffled by the seeded generator.",

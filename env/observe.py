@@ -95,7 +95,7 @@ def view(game, house: str) -> dict:
         mine = o["house"] == house or game.actor(o["house"]) == house
         orders[area] = {"house": o["house"], "order": o["order"] if (revealed or mine) else HIDDEN}
     houses = {}
-    points = game.victory_table()
+    points = {h: game.victory_points(h) for h in st.houses}  # as the rules set counts (points included)
     for h, hs in st.houses.items():
         vassal = h in ms.vassals
         sees_hand = h == house or not vassal or game.actor(h) == house

@@ -379,6 +379,26 @@ def _arrange_deck_top(g, sc, a, st):
     g.emit("arrange", sc.rule, f"{house} arranges the top of deck {deck}", house=house, secret={"top": keep})
 
 
+@handler("look-at-deck")
+def _look_at_deck(g, sc, a, st):
+    house, deck, n = a["house"], a["deck"], max(0, a["count"])
+    cards = list(g.state.decks.get(deck, []))[:n]
+    if house in g.state.houses and cards:
+        g.emit("look", sc.rule, f"{house} looks at the top {len(cards)} card(s) of Westeros deck {deck.upper()}",
+               house=house, deck=deck, secret={"cards": cards})
+    return _nothing()
+
+
+@handler("look-at-wildling-cards")
+def _look_at_wildlings(g, sc, a, st):
+    house, n = a["house"], max(0, a["count"])
+    cards = list(g.state.wildling_deck)[:n]
+    if house in g.state.houses and cards:
+        g.emit("look", sc.rule, f"{house} looks at the top {len(cards)} wildling card(s)", house=house,
+               deck="wildling", secret={"cards": cards})
+    return _nothing()
+
+
 @handler("search-deck")
 def _search_deck(g, sc, a, st):
     house, deck = a["house"], a["deck"]
