@@ -366,6 +366,10 @@ class EffectChecker:
                 lowered, t = self.infer(value, scope, None)
                 scope.variables[var] = t or "any"
                 return {"node": "let", "let": var, "value": lowered}
+            case ast.Condition():
+                d.error("misplaced-condition", "'condition' belongs directly in an objective's block", item.span,
+                        "objective my-goal \"My goal\" { condition controls(house, winterfell) }")
+                return None
             case ast.Option():
                 d.error("misplaced-option", "'option' belongs in the block of choose-one(...)", item.span)
                 return None

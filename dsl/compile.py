@@ -28,6 +28,8 @@ from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __versio
 
 CONTENT_SUFFIX = ".mst"
 
+OBJECTIVE_CONTEXT = "objective"  # registry CONTEXTS: an objective's condition (`house` bound)
+
 
 def default_content_dir() -> Path:
     """The bundled content (installed as package data `maester.content`)."""
@@ -329,6 +331,8 @@ class Compiler:
                                      "start with 'when TRIGGER'", item.span,
                                      "wrap it: when after-winner-determination { ... }")
             record["abilities"] = abilities
+        elif kind.name == "objective":
+            record["condition"] = self._objective_condition(decl, where)
         else:
             for item in decl.body:
                 if not isinstance(item, ast.Entry):
@@ -348,12 +352,28 @@ class Compiler:
         elif kind.name == "game":
             record["decks"] = self._game_decks(record.get("decks") or [], decl)
             record["game_abilities"] = record.get("game_abilities") or []
+            record["objectives"] = record.get("objectives") or []
             record["victory_thresholds"] = {h: n for h, n in record.pop("victory_threshold") or []}
             record["victory_check"] = record.get("victory_check") or "at-once"
             record["victory_count"] = record.get("victory_count") or "castles"
         elif kind.name == "variant":
             self._variant(decl, record)
         return record
+
+    def _objective_condition(self, decl: Declaration, where: str) -> object:
+        """An objective's one `condition EXPR`, checked as a bool with `house` bound (the house scoring it)."""
+        conditions = [i for i in decl.body if isinstance(i, ast.Condition)]
+        for item in decl.body:
+            if not isinstance(item, ast.Entry | ast.Condition):
+                self.diags.error("misplaced-statement", f"effect statements do not belong in {where}", item.span,
+                                 "an objective holds keys and one 'condition EXPR'")
+        if len(conditions) != 1:
+            self.diags.error("objective-condition", f"{where} needs exactly one 'condition' (it has "
+                             f"{len(conditions)})", conditions[1].span if conditions[1:] else decl.entry.span,
+                             "condition controls(house, winterfell)")
+            return False
+        scope = effect_scope(OBJECTIVE_CONTEXT, where, "house")
+        return self.effects.expr(conditions[0].expr, "bool", scope)
 
     # -- patches: members, per-house starts, decks, variants
     def _members(self, decl: Declaration, record: dict) -> None:
@@ -400,6 +420,8 @@ class Compiler:
         """Per-house starting values (`house H { ... }`, `house every { ... }`), in written order."""
         houses = [h for h in record.get("houses") or [] if h]
         power: dict[str, int] = {}
+        supply: dict[str, int] = {}
+        tokens: dict[str, str] = {}  # area -> house: power tokens on the board at the start
         loans: dict[str, list[str]] = {}
         where = f"setup '{record['id']}'"
         for b in blocks:
@@ -424,6 +446,11 @@ class Compiler:
                     elif not every:
                         self.diags.error("no-garrison", f"{where}: {h} has no garrison to strengthen",
                                          entry.span, f"give it one: garrison {found['garrison-bonus']}")
+                if found.get("supply") is not None:
+                    supply[h] = found["supply"]
+                for area in found.get("power-token") or []:
+                    if area and self.symbols.lookup("area", area):
+                        tokens[area] = h
                 for loan in found.get("loan") or []:
                     if loan:
                         loans.setdefault(h, []).append(loan)
@@ -442,6 +469,8 @@ class Compiler:
             record["loan_deck"] = sorted(self.symbols.ids("loan")) if record.get("iron_bank") else []
         record["starting_power"] = dict(sorted(power.items()))
         record["starting_loans"] = dict(sorted(loans.items()))
+        record["starting_supply"] = dict(sorted(supply.items()))
+        record["starting_power_tokens"] = dict(sorted(tokens.items()))
 
     def _home(self, house: str) -> str | None:
         decl = self.symbols.lookup("house", house)
@@ -707,6 +736,8 @@ def _effect_keys_hint(kind: Kind) -> str:
 
 def _post_process(kind: str, record: dict) -> dict:
     """Turn repeated key/value pairs into maps where that is what they mean."""
+    if kind == "objective":
+        record["points"] = {h: n for h, n in record.pop("points") or []}
     if kind == "house":
         record["unit_limits"] = {k: n for k, n in record.pop("unit_limit")}
     elif kind == "track":

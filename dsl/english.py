@@ -850,6 +850,12 @@ class English:
                     f"If the Night's Watch wins: {self.block(rec['night_watch_victory'])}.")
         if section == "loans":
             return f"{rec['name']} (loan). {self.block(rec['effect'], top=True)}."
+        if section == "objectives":
+            points = ", ".join(f"{self.names.get(h, h)} {n}" for h, n in rec["points"].items())
+            owner = f"special objective of {self.names.get(rec['special'], rec['special'])}" if rec.get("special") \
+                else "objective"
+            return (f"{rec['name']} ({owner}). Scored when {self.condition(rec['condition'], {})}. "
+                    f"Victory points: {points or 'none'}.")
         if section == "game_abilities":
             body = " ".join(self.ability(a) for a in rec["abilities"]) or "No text."
             return f"{rec['name']} (game ability). {body}"

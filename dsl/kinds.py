@@ -225,6 +225,9 @@ KINDS: dict[str, Kind] = {
               _k("loan-costs", "list:nat", doc="the power cost of the Iron Bank slots, oldest slot first (R40.2)"),
               _k("loan-discount-area", "ref:area", doc="whoever first takes (or holds) it pays less for loans"),
               _k("loan-discount", "nat", doc="the discount on a loan's cost (R40.7)"),
+              _k("objectives", "list:ref:objective",
+                 doc="the objective cards in play: the others form the shuffled objective deck, each special one "
+                     "belongs to its house"),
               _k("game-abilities", "list:ref:game-ability",
                  doc="the game abilities in play: effects at moments of the procedure (dsl/moments.py)"),
               collection="games"),
@@ -264,6 +267,10 @@ KINDS: dict[str, Kind] = {
                      "written order, holding one)"),
               _k("add-units", "ref:area", repeat=True, block="units", block_required=True,
                  doc="extra starting units in an area"),
+              _k("supply", "nat", doc="its starting position on the supply track instead of the house's own"),
+              _k("power-token", "ref:area", repeat=True, ident=1,
+                 doc="a power token of its own on the board in this land area at the start (it controls the area; "
+                     "the token comes from its pool)"),
               top_level=False, has_id=False, has_name=False),
         _kind("units", "Unit counts: `footman 1  knight 1`.", _k("footman", "nat"), _k("knight", "nat"),
               _k("ship", "nat"), _k("siege-engine", "nat"), _k("dragon", "nat"),
@@ -331,6 +338,15 @@ KINDS: dict[str, Kind] = {
               _k("skulls", "nat", doc="each makes the opponent lose one fighting unit"),
               _k("copies", "nat", required=True),
               collection="tides_cards"),
+        _kind("objective", "An objective card (A Feast for Crows): a condition on the position (`condition EXPR`, "
+              "with `house` bound to the house that would score it) and the victory points it gives each house. "
+              "A rules set plays those it lists in `objectives`; a `special` objective belongs to one house and "
+              "stays in front of it.",
+              _k("text", "text", doc="the card's text, in words"),
+              _k("points", "ref:house", "nat", repeat=True, ident=1,
+                 doc="the victory points it gives this house when scored (absent: 0)"),
+              _k("special", "ref:house", doc="the special objective of this house (never dealt, scored every round)"),
+              collection="objectives"),
         _kind("game-ability", "Game-wide abilities: effects the procedure runs at its declared moments "
               "(`when MOMENT [if CONDITION] { ... }`, dsl/moments.py), in play when the rules set lists them in "
               "`game-abilities`.",
@@ -360,6 +376,7 @@ REF_KINDS = {
     "card": ("house-card", "vassal-card"),
     "deck-card": ("westeros-card", "wildling-card"),
     "game-ability": ("game-ability",),
+    "objective": ("objective",),
 }
 
 # Entries that change a parent's entries in a patch (alone on their line, any number of values):

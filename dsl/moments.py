@@ -44,6 +44,9 @@ class Moment:
 MOMENTS: dict[str, Moment] = {
     m.name: m
     for m in (
+        Moment("game-start", "R4", "Before the first round",
+               "Once, after the setup, before the first phase of round 1: steps before the game (objectives "
+               "dealt, a first muster, ...).", {}),
         Moment("round-start", "R6.2.1", "At the start of each round",
                "Before the first phase of a round (the Westeros Phase; the Planning Phase in round 1).",
                {"round": "int"}),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 SCALAR_TYPES = (
     "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "order", "icon", "deck", "card",
-    "dominance-token", "unit", "improvement", "end", "role", "any",
+    "dominance-token", "unit", "improvement", "end", "role", "measure", "any",
 )
 
 # Closed vocabularies that are part of the language itself (not content).
@@ -31,6 +31,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "role": ("fighting", "supporting", "all"),
     "improvement": ("power", "supply", "stronghold"),
     "icon": ("castle", "stronghold", "power", "supply"),
+    # what `has-most` / `has-fewest` compare between the player houses (objectives)
+    "measure": ("land-areas", "sea-areas", "ports", "castles", "strongholds", "ships", "power-tokens",
+                "available-power", "victory-points"),
 }
 
 
@@ -133,6 +136,8 @@ CONTEXTS: dict[str, Context] = {
             "wildling-strength": "int",
         }, "Wildling cards: the bidders of the attack being resolved."),
         Context("loan", {"buyer": "house"}, "Loans of the Iron Bank: `buyer` took the loan."),
+        Context("objective", {"house": "house"}, "An objective's condition: `house` is the house that would "
+                "score it."),
         Context("game", {}, "Game abilities (`game-ability`): `when MOMENT` abilities of the procedure "
                 "(dsl/moments.py); each moment binds its own names (`house`, `area`, `phase`, ...)."),
     )
@@ -453,6 +458,23 @@ _EFFECTS = [
             "{house} gains {amount} victory points",
             "Points the victory track counts when the rules set's `victory-count` is points or "
             "castles-and-points; a house never goes below 0.", rules=("R26",)),
+    # objectives (A Feast for Crows)
+    _effect("deal-objectives", [P("count", "int", "objective cards each player house draws"),
+                                P("keep", "int", "how many it keeps; it gives the others back")],
+            "each house draws {count} objective cards and keeps {keep}",
+            "Draws from the shuffled objective deck of the rules set (secret to each house); each house then "
+            "gives back the ones it does not keep, and the deck is shuffled again.", rules=("R26",)),
+    _effect("draw-objectives", [P("house", "house"), P("up-to", "int")],
+            "{house} draws objective cards until it holds {up-to}",
+            "Secret to the house; nothing when the deck is empty.", rules=("R26",)),
+    _effect("score-objective", [P("house", "house")],
+            "{house} may score one of its objectives it meets",
+            "The house may reveal one objective of its hand whose condition holds: it gains the points the card "
+            "gives it, and the card is scored.", rules=("R26",)),
+    _effect("score-special-objective", [P("house", "house")],
+            "{house} may score its special objective",
+            "When the condition of the house's special objective holds, it may gain the points the card gives "
+            "it (the card stays).", rules=("R26",)),
     # phase procedures shared by several cards
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),
@@ -626,6 +648,17 @@ _QUERIES = [
     _query("without", [P("items", "list:any"), P("removed", "list:any")], "list:any",
            "{items} other than {removed}",
            "The items of the first list, in order, that are not in the second."),
+    _query("has-most", [P("house", "house"), P("measure", "measure")], "bool",
+           "{house} has more {measure} than each other player house",
+           "Strictly more than every other player house: land-areas, sea-areas and ports it controls, castles "
+           "and strongholds it controls (each counted apart), ships on the board, power-tokens on the board, "
+           "available-power, victory-points.", ("R26",)),
+    _query("has-fewest", [P("house", "house"), P("measure", "measure")], "bool",
+           "{house} has fewer {measure} than each other player house",
+           "Strictly fewer than every other player house (the measures of has-most).", ("R26",)),
+    _query("supply", [P("house", "house")], "int", "{house}'s position on the supply track", "", ("R8",)),
+    _query("objectives-in-hand", [P("house", "house")], "int", "the number of objective cards {house} holds", ""),
+    _query("objectives-scored", [P("house", "house")], "int", "the number of objectives {house} has scored", ""),
     _query("has-dragon-token-left", [], "bool", "a dragon strength token is still on the round track", ""),
 ]
 

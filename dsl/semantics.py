@@ -170,6 +170,27 @@ SEMANTICS: dict[str, Semantics] = {
         "adds amount to them (not below 0); the victory track counts them when the rules set's victory-count is "
         "points or castles-and-points; a victory check follows where the rules set checks at once.",
         events="victory-points (when the amount is not 0)"),
+    # ---- objectives
+    "deal-objectives": Semantics(
+        "the rules set's objectives; the objective deck (`modules.objectives.deck`, shuffled at its first use).",
+        "each player house, in turn order, draws `count` cards into its secret hand; then each gives back cards "
+        "until it holds `keep`; the cards given back go into the deck, which is shuffled.",
+        decision="objective-return: each house — the objectives of its hand (one question per card given back)",
+        events="objectives (per house: the cards drawn, secret to it; then the return to the deck)"),
+    "draw-objectives": Semantics(
+        "the house's hand; the objective deck.", "the house draws until its hand holds `up-to` (or the deck is "
+        "empty).", events="objectives (the cards drawn, secret to the house)"),
+    "score-objective": Semantics(
+        "the house's hand and each card's condition (`house` bound to it).",
+        "the chosen card leaves the hand for the house's scored objectives and the house gains its points "
+        "(as gain-victory-points).",
+        decision="score-objective: the house — its objectives that hold now, or `none` (not asked when none holds)",
+        events="objective-scored, victory-points"),
+    "score-special-objective": Semantics(
+        "the house's special objective (the rules set's objective whose `special` is the house) and its condition.",
+        "the house gains the card's points (as gain-victory-points); the card stays.",
+        decision="score-objective: the house — its special objective or `none` (not asked when it does not hold)",
+        events="objective-scored, victory-points"),
     # ---- phase procedures
     "adjust-supply": Semantics(
         "the supply icons each house controls.", "every house's supply position is set to its count; armies "
@@ -310,5 +331,11 @@ SEMANTICS: dict[str, Semantics] = {
     "numbers": _q("nothing: the whole numbers from `from` to `to`."),
     "contains": _q("nothing: whether the item is in the list."),
     "without": _q("nothing: the items of the first list not in the second, in order."),
+    "has-most": _q("the measure of every player house (control, units and power tokens on the board, available "
+                   "power, the victory track): true when the house's is larger than each other's."),
+    "has-fewest": _q("the measures of has-most: true when the house's is smaller than each other's."),
+    "supply": _q("the house's supply position."),
+    "objectives-in-hand": _q("the house's secret hand of objectives (its size only)."),
+    "objectives-scored": _q("the house's scored objectives (public)."),
     "has-dragon-token-left": _q("the dragon strength tokens left on the round track."),
 }

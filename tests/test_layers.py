@@ -22,7 +22,7 @@ LAYERS = [
     ("core", {f"core/{m}" for m in ("__init__", "rng", "state", "cursor", "board", "rules", "decisions",
                                     "decision_kinds", "formats", "vector_format", "control", "position",
                                     "procedure_registry", "events", "bundle_check", "schema_files", "extensions")}),
-    ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives"}),
+    ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives", "effects/objectives"}),
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
                                                      "action", "phases", "moments", "victory")}),
     ("game", {"procedures/game"}),

@@ -31,7 +31,7 @@ def _rules(pack: str) -> Rules:
 
 
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
-    assert PACK_NAMES == ["arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
+    assert PACK_NAMES == ["a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
                           "rebalanced-aeron", "six-castles", "tides-without-skulls",
                           "westeros-look-ahead"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
@@ -56,7 +56,7 @@ def test_arryn_scenario_fails_without_the_variant(bundle):
 GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), ("arryn-19-power", "mod-8p"),
          ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p"),
          ("blood-price", "base-4p"), ("six-castles", "mod-8p"),
-         ("westeros-look-ahead", "base-4p")]
+         ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)

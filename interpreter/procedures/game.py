@@ -398,6 +398,9 @@ class Game(RulesHooks):
         for h in st.houses:
             self._place_units(h, self.starting_units(h))
         self._place_garrisons()
+        for area, house in (s.get("starting_power_tokens") or {}).items():  # tokens on the board at the start
+            if house in st.houses:
+                st.power_tokens[area] = house
         st.neutral_forces = dict(s["neutral_forces"])
         st.blocked = list(s.get("blocked") or [])
         self._shuffle_decks()
@@ -409,8 +412,8 @@ class Game(RulesHooks):
     def player_house_at_setup(self, house: str) -> HouseState:
         """A player's house at setup: the setup's power, its starting supply and house cards (R4.11)."""
         sets = self.game_rec["house_card_sets"]
-        hs = HouseState(power=self.starting_power(house), supply=self.rules.house(house)["starting_supply"],
-                        hand=self.rules.cards_of(house, sets))
+        supply = (self.setup_rec.get("starting_supply") or {}).get(house, self.rules.house(house)["starting_supply"])
+        hs = HouseState(power=self.starting_power(house), supply=supply, hand=self.rules.cards_of(house, sets))
         if not hs.hand:
             diags = Diagnostics()
             diags.error("no-house-cards", f"house '{house}' has no house cards in the sets {sets}", None)
@@ -633,7 +636,8 @@ class Game(RulesHooks):
 
         ranking = sorted((h for h in st.houses if self.may_win(h)), key=key)
         st.winner = ranking[0]
-        st.end_reason = "most castles and strongholds after the last round"
+        st.end_reason = ("most castles and strongholds" if victory.count(self) == victory.CASTLES
+                         else "most victory points") + " after the last round"
         steps = [words for words, _ in order]
         first, second = key(ranking[0]), key(ranking[1]) if len(ranking) > 1 else None
         last = len(steps) - 1

@@ -177,12 +177,15 @@ def _first_phase(g: Game, phase: str) -> bool:
 
 
 def phase_start(g: Game, phase: str) -> Proc:
-    """Before a phase's first step: the queue settles, then round-start (the round's first phase), phase-start."""
+    """Before a phase's first step: the queue settles, then game-start (the game's first phase), round-start (the
+    round's first phase), phase-start."""
     if g.state.step or not any_abilities(g):
         return  # the phase has begun (a restart inside it)
     point = f"phase-start:{phase}"
     yield from settle(g, point)
     if _first_phase(g, phase):
+        if g.state.round == 1 and phase != "westeros":  # the game's first phase (no Westeros Phase in round 1)
+            yield from fire(g, point, "game-start")
         yield from fire(g, point, "round-start", round=g.state.round)
     yield from fire(g, point, "phase-start", round=g.state.round, phase=phase)
 
