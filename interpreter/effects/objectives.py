@@ -1,5 +1,5 @@
-"""Objective cards (a scenario expansion's victory by objectives) as primitives: deal, draw and score them (registry: deal-objectives,
-draw-objectives, score-objective, score-special-objective).
+"""Objective cards (a scenario's victory by objectives) as primitives: deal, draw and score them (registry:
+deal-objectives, draw-objectives, score-objective, score-special-objective).
 
 The rules set lists the objectives in play (`objectives` of the rules set; records in the bundle's
 `objectives`: a condition over the position with `house` bound, the points each house scores, `special` for a
