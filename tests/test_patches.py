@@ -31,7 +31,7 @@ def _rules(pack: str) -> Rules:
 
 
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
-    assert PACK_NAMES == ["a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
+    assert PACK_NAMES == ["a-dance-with-dragons", "a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
                           "rebalanced-aeron", "six-castles", "tides-without-skulls",
                           "westeros-look-ahead"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
@@ -56,7 +56,8 @@ def test_arryn_scenario_fails_without_the_variant(bundle):
 GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), ("arryn-19-power", "mod-8p"),
          ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p"),
          ("blood-price", "base-4p"), ("six-castles", "mod-8p"),
-         ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p")]
+         ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p"),
+         ("a-dance-with-dragons", "adwd-6p")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)
@@ -75,6 +76,10 @@ def test_pack_plays_a_complete_game(pack, setup):
         assert not any(e.get("rule") == "R29.3.5" for e in game.events)
     if pack == "dragon-war":
         assert game.rules.house("stark")["unit_limits"]["dragon"] == 1
+    if pack == "a-dance-with-dragons":  # six rounds, the scenario's own cards
+        assert game.state.round == 6 and game.state.houses["stark"].hand[0] in game.rules.bundle["house_cards"]
+        assert all(game.rules.bundle["house_cards"][c]["set"] == "adwd" for h in game.state.houses.values()
+                   for c in h.hand + h.discards)
     if pack == "blood-price":  # each house losing units was paid for them once the order or card was done
         lost = sum(1 for e in game.events if e["type"] == "destroy" and e.get("house"))
         paid = [e for e in game.events if e.get("card") == "blood-price"]

@@ -321,7 +321,8 @@ class _Checker:
                             self.ref(base + [fld, house, i, "units", kind], kind, "unit_kinds", "unit kind")
                     if house in self.ids("houses") and game_ok:
                         self.starting_position(base + [fld, house], house, starts, setup["game"],
-                                               vassal=fld == "vassal_starting_units")
+                                               vassal=fld == "vassal_starting_units",
+                                               supply=(setup.get("starting_supply") or {}).get(house))
             self.starting_areas(base, setup, areas)
 
     def homes(self, path: list, setup: dict, areas: dict) -> None:
@@ -486,7 +487,8 @@ class _Checker:
             cache[key] = found
         return cache[key]
 
-    def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool) -> None:
+    def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool,
+                          supply: int | None = None) -> None:
         """A setup is a legal position: within the house's unit limits (R1.8) and supply limits (R8.3).
         The engine relies on it: a march out of an army far over its limits has no legal end to search for."""
         from .control import fits_supply
@@ -506,7 +508,8 @@ class _Checker:
         levels = sorted(int(k) for k in rows if k.isdigit())
         if not levels:
             return  # reported with the table
-        level = (game.get("vassal_supply") or 4) if vassal else self.ids("houses")[house]["starting_supply"]
+        own = self.ids("houses")[house]["starting_supply"] if supply is None else supply  # the setup's, if it says
+        level = (game.get("vassal_supply") or 4) if vassal else own
         row = rows[str(min(max(level, levels[0]), levels[-1]))]
         if not fits_supply(list(per_area.values()), row):
             sizes = sorted((n for n in per_area.values() if n > 1), reverse=True)

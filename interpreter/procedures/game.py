@@ -397,10 +397,10 @@ class Game(RulesHooks):
             st.tracks[track] = self.starting_track(track, [h for h in s["influence"][track] if h in st.houses])
         for h in st.houses:
             self._place_units(h, self.starting_units(h))
-        self._place_garrisons()
         for area, house in (s.get("starting_power_tokens") or {}).items():  # tokens on the board at the start
             if house in st.houses:
                 st.power_tokens[area] = house
+        self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
         st.blocked = list(s.get("blocked") or [])
         self._shuffle_decks()
@@ -427,9 +427,12 @@ class Game(RulesHooks):
                     self.state.add_unit(p["area"], house, kind)
 
     def _place_garrisons(self) -> None:
-        """Each house in the game puts its garrison in its home area (R4.10, R31.13)."""
+        """Each house in the game puts its garrison in its home area (R4.10, R31.13); a garrison a setup puts in an
+        area that is nobody's home belongs to the house holding the area at the start (its units or power token)."""
         for area, strength in self.setup_rec["garrisons"].items():
             owner = self.board.area(area).home
+            if owner is None:
+                owner = self.controller(area)
             if owner in self.state.houses:
                 self.state.garrisons[area] = strength
                 self.state.garrison_owner[area] = owner
