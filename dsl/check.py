@@ -289,6 +289,7 @@ def _name_span(expr: ast.Expr) -> Span:
 # Which id namespace each effect-language type names.
 _TYPE_NAMESPACES = {
     "house": "house", "area": "area", "track": "track", "unit-kind": "unit-kind", "card": "house-card",
+    "card-set": "card-set",
 }
 _ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate-power", "iron-bank")
 _DECKS = ("i", "ii", "iii", "iv")

@@ -9,7 +9,8 @@ procedure reaches it:
 - `event`: the moment follows an event of the log (`source_event`, optionally only with rule
   `source_rule`): a unit destroyed in the middle of a combat cannot stop the combat to ask a question, so the
   moment is queued in the state and its abilities resolve at the procedure's next *settling point* — after
-  the order or Westeros card being resolved, before the next one, and at the start and end of every phase;
+  the order or Westeros card being resolved, before the next one, and at the start and end of every phase (an
+  event emitted by a game ability of that same moment does not queue it again: no ability loops on itself);
 - `settle`: the moment is found at each settling point by comparing the position with the last one (an area
   that changed hands).
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 SCALAR_TYPES = (
     "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "order", "icon", "deck", "card",
-    "dominance-token", "unit", "improvement", "end", "role", "measure", "any",
+    "dominance-token", "unit", "improvement", "end", "role", "measure", "card-set", "any",
 )
 
 # Closed vocabularies that are part of the language itself (not content).
@@ -346,6 +346,10 @@ _EFFECTS = [
             "None of the card's abilities resolves in this combat (its printed strength and icons still "
             "count); nothing happens when no card is given.", windows=("cancel", "immediately"),
             rules=("R20.2.1",)),
+    _effect("change-house-cards", [P("house", "house"), P("set", "card-set")],
+            "{house} plays from now on with its cards of the set {set}",
+            "The house's hand and discard pile are replaced by its cards of that set, all in hand (its removed "
+            "cards stay out); nothing when the set holds none of its cards.", rules=("R21.5.4",)),
     _effect("return-discards-to-hand", [P("house", "house")],
             "{house} takes every card of its discard pile back into its hand",
             "The whole discard pile returns to the hand.", rules=("R21.5.4",)),

@@ -75,6 +75,11 @@ SEMANTICS: dict[str, Semantics] = {
     "ignore-text": Semantics(
         _COMBAT + ".", "the card's abilities are not resolved for the rest of the combat (strength and icons "
         "still count); nothing when no card is given.", events="ignore-text"),
+    "change-house-cards": Semantics(
+        "the house's cards of the set (`house` of each card).",
+        "the house's hand becomes those cards (sorted) and its discard pile is emptied; removed cards stay removed "
+        "(a card of the set already removed is not dealt again); nothing when the house already plays exactly those "
+        "cards.", events="cards"),
     "return-discards-to-hand": Semantics(
         "the house's discard pile.", "every card of the pile moves to the hand, in pile order.", events="cards"),
     "take-from-discard": Semantics(

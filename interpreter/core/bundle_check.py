@@ -23,7 +23,7 @@ from maester.dsl.validate import json_pointer
 
 # Which bundle section an effect-language id type names (the rest are enumerations, checked by the schema).
 _ID_SECTIONS = {"house": "houses", "track": "tracks", "unit-kind": "unit_kinds", "card": "house_cards",
-                "order": "orders"}
+                "order": "orders", "card-set": "card_sets"}
 _TRACK_ROLES = ("turn_order_track", "blade_track", "raven_track")  # game fields naming one of its tracks
 _WILDLING_SLOT = "wildling"  # the game's deck slot the wildling cards are drawn from (the others: Westeros)
 _RANDOM_LOAN = "random"  # a starting loan that is the top of the loan deck, not a named one

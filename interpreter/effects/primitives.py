@@ -30,6 +30,17 @@ def _gain_victory_points(g, sc, a, st):
     return _nothing()
 
 
+@handler("change-house-cards")
+def _change_house_cards(g, sc, a, st):
+    house = a["house"]
+    hs = g.state.houses.get(house)
+    cards = [c for c in g.rules.cards_of(house, [a["set"]]) if hs is not None and c not in hs.removed]
+    if cards and sorted(hs.hand + hs.discards) != cards:  # (a house already playing that set keeps its piles)
+        hs.hand, hs.discards = cards, []
+        g.emit("cards", sc.rule, f"{house} now plays with its {len(cards)} cards of the set {a['set']}", house=house)
+    return _nothing()
+
+
 @handler("discard-power")
 def _discard_power(g, sc, a, st):
     if a["house"] in g.state.houses:

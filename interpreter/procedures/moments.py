@@ -77,8 +77,11 @@ def queue_event(g: Game, event: dict) -> None:
     for moment in EVENT_MOMENTS.get(event["type"], ()):
         if moment.source_rule and event.get("rule") != moment.source_rule:
             continue
-        if not abilities(g, moment.name):
+        table = abilities(g, moment.name)
+        if not table:
             continue
+        if any(ability_id == event.get("card") for ability_id, _ in table):
+            continue  # an event of an ability of this very moment: it never triggers itself again (no loop)
         bindings = {name: event.get(name) for name in moment.bindings}
         if "count" in bindings and bindings["count"] is None:
             bindings["count"] = 1
