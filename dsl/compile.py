@@ -360,6 +360,21 @@ class Compiler:
             self._variant(decl, record)
         return record
 
+    def _every_setup_warnings(self, rec: dict, ident: str, entry: ast.Entry) -> None:
+        """`patch setup every` reaches setups its author may not have had in mind: say where it makes no sense."""
+        blocked = set(rec.get("blocked") or [])
+        stranded = sorted(a for a in rec.get("neutral_forces") or {} if a in blocked)
+        if stranded:
+            self.diags.warning("patch-every-setup", f"patch of every setup: setup '{ident}' keeps neutral forces in "
+                               f"blocked areas ({', '.join(stranded)})", entry.span,
+                               "remove them in that setup, or patch only the setups that play there")
+        starts = [p for role in ("starting_units", "vassal_starting_units")
+                  for placements in (rec.get(role) or {}).values() for p in placements]
+        if rec.get("dragon_strength_rounds") and not any(p["units"].get("dragon") for p in starts):
+            self.diags.warning("patch-every-setup", f"patch of every setup: setup '{ident}' gets dragon strength "
+                               "tokens but no house starts with a dragon there", entry.span,
+                               "patch only the setups with dragons: setups [...] or patch setup [a, b]")
+
     def _objective_condition(self, decl: Declaration, where: str) -> object:
         """An objective's one `condition EXPR`, checked as a bool with `house` bound (the house scoring it)."""
         conditions = [i for i in decl.body if isinstance(i, ast.Condition)]
@@ -531,6 +546,8 @@ class Compiler:
                 patched = self.resolver.patch(parent, entry)
                 latest[(kind.name, ident)] = patched
                 rec = self.lower(patched, kind)
+                if rec is not None and kind.name == "setup" and target == EVERY:
+                    self._every_setup_warnings(rec, ident, entry)
                 if rec is not None:
                     rec.pop("derived_from", None)
                     if parent.derives is not None:

@@ -243,13 +243,23 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     """What the engine checks when it loads a bundle (cross-references, effect types), for the bundle and as
     each of its variants plays it: content that `check` accepts never fails to load in `play`."""
+    from maester.dsl.diagnostics import Diagnostics
     from maester.interpreter.core.bundle_check import check_bundle
     from maester.interpreter.core.rules import apply_variant
 
+    def key(d) -> tuple:  # a problem without the label of the bundle or variant it was found in
+        return d.code, d.message.split(" at ", 1)[-1], str(d.span) if d.span else ""
+
     check_bundle(bundle, diags)
+    seen = {key(d) for d in diags.items}
     if bundle.get("applied_variant") is None:
         for v in sorted(bundle.get("variants") or {}):
-            check_bundle(apply_variant(bundle, v), diags, f"variant {v}")
+            found = Diagnostics()
+            check_bundle(apply_variant(bundle, v), found, f"variant {v}")
+            for d in found.items:  # one mistake of the shared content is reported once, not once per variant
+                if key(d) not in seen:
+                    seen.add(key(d))
+                    diags.items.append(d)
 
 
 @app.command("compile")
