@@ -250,16 +250,22 @@ def _check_playable(bundle: dict, diags: Diagnostics) -> None:
     def key(d) -> tuple:  # a problem without the label of the bundle or variant it was found in
         return d.code, d.message.split(" at ", 1)[-1], str(d.span) if d.span else ""
 
-    check_bundle(bundle, diags)
-    seen = {key(d) for d in diags.items}
+    seen: set[tuple] = set()
+
+    def add(found: Diagnostics) -> None:  # one mistake of the shared content is reported once, not per variant
+        for d in found.items:
+            if key(d) not in seen:
+                seen.add(key(d))
+                diags.items.append(d)
+
+    found = Diagnostics(sources=diags.sources)  # (the sources: each problem quotes its line)
+    check_bundle(bundle, found)
+    add(found)
     if bundle.get("applied_variant") is None:
         for v in sorted(bundle.get("variants") or {}):
-            found = Diagnostics()
+            found = Diagnostics(sources=diags.sources)
             check_bundle(apply_variant(bundle, v), found, f"variant {v}")
-            for d in found.items:  # one mistake of the shared content is reported once, not once per variant
-                if key(d) not in seen:
-                    seen.add(key(d))
-                    diags.items.append(d)
+            add(found)
 
 
 @app.command("compile")
