@@ -2,7 +2,8 @@
 
 Two families share one file format:
 - *entries* (`strength 4`, `area winterfell "Winterfell" { ... }`): declarations and attributes;
-- *statements* (`when`, `if`, `for`, `choose`, `may`, `let`, `name(args)`): the effect language.
+- *statements* (`when`, `if`, `for`, `choose`, `may`, `let`, `name(args)`): the effect language; `condition` (an
+  objective's condition).
 Expressions appear as entry values, statement conditions and call arguments.
 """
 
@@ -162,11 +163,19 @@ class Let:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """`condition EXPR`: what an objective card asks of the position (only in an `objective`)."""
+
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
 class CallStmt:
     call: Call
     block: tuple[Item, ...] | None
     span: Span
 
 
-Statement = When | If | For | Choose | May | Option | Let | CallStmt
+Statement = When | If | For | Choose | May | Option | Let | Condition | CallStmt
 Item = Entry | Statement

@@ -14,7 +14,8 @@ from . import ast
 from .diagnostics import Diagnostics, Span, hint_for
 from .effect_tree import is_empty_list_literal, is_optional_list
 from .english_grammar import article
-from .kinds import EVERY, PATCH_OPS, REF_KINDS, Key, Kind
+from .kinds import ADD_ABILITIES, EVERY, PATCH_OPS, REF_KINDS, Key, Kind
+from .moments import MOMENTS
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive, types_compatible
 
 # ---- the symbol table ---------------------------------------------------------------------------
@@ -79,6 +80,9 @@ def split_entries(items: Iterable[ast.Item], kind: Kind, diags: Diagnostics) -> 
             out.append(item)
             continue
         head, head_span, values, at = item.head, item.head_span, item.values, 0
+        if head == ADD_ABILITIES:  # a flag of a patch block (patch.py reads and drops it)
+            out.append(item)
+            continue
         while head in PATCH_OPS:  # `remove garrison winterfell`: up to the next patch op or key of the kind
             cut = next((i for i in range(at + 1, len(values)) if isinstance(values[i], ast.Name)
                         and (values[i].text in PATCH_OPS or values[i].text in kind.keys)), len(values))
@@ -290,6 +294,7 @@ def _name_span(expr: ast.Expr) -> Span:
 # Which id namespace each effect-language type names.
 _TYPE_NAMESPACES = {
     "house": "house", "area": "area", "track": "track", "unit-kind": "unit-kind", "card": "house-card",
+    "card-set": "card-set",
 }
 _ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate-power", "iron-bank")
 _DECKS = ("i", "ii", "iii", "iv")
@@ -367,6 +372,10 @@ class EffectChecker:
                 lowered, t = self.infer(value, scope, None)
                 scope.variables[var] = t or "any"
                 return {"node": "let", "let": var, "value": lowered}
+            case ast.Condition():
+                d.error("misplaced-condition", "'condition' belongs directly in an objective's block", item.span,
+                        "objective my-goal \"My goal\" { condition controls(house, winterfell) }")
+                return None
             case ast.Option():
                 d.error("misplaced-option", "'option' belongs in the block of choose-one(...)", item.span)
                 return None
@@ -380,6 +389,8 @@ class EffectChecker:
         raise AssertionError(item)
 
     def ability(self, item: ast.When, scope: Scope) -> dict | None:
+        if scope.context == GAME_CONTEXT:
+            return self.moment_ability(item, scope)
         trig = TRIGGERS.get(item.trigger)
         if trig is None or trig.context != scope.context:
             allowed = [t.name for t in TRIGGERS.values() if t.context == scope.context]
@@ -388,6 +399,22 @@ class EffectChecker:
             return None
         inner = Scope(scope.context, trig.name, dict(scope.variables), scope.chooser, scope.where)
         out: dict = {"node": "ability", "trigger": trig.name}
+        if item.condition is not None:
+            out["if"] = self.expr(item.condition, "bool", inner)
+        out["body"] = self.block(item.body, inner)
+        out["at"] = str(item.span)
+        return out
+
+    def moment_ability(self, item: ast.When, scope: Scope) -> dict | None:
+        """A game ability `when MOMENT ...`: the moment's names are bound inside (dsl/moments.py)."""
+        moment = MOMENTS.get(item.trigger)
+        if moment is None:
+            self.diags.error("unknown-moment", f"unknown moment '{item.trigger}' for a game ability",
+                             item.trigger_span, hint_for(item.trigger, list(MOMENTS), show_all=20))
+            return None
+        inner = Scope(scope.context, moment.name, {**scope.variables, **moment.bindings}, moment.chooser,
+                      scope.where)
+        out: dict = {"node": "ability", "trigger": moment.name}
         if item.condition is not None:
             out["if"] = self.expr(item.condition, "bool", inner)
         out["body"] = self.block(item.body, inner)
@@ -681,6 +708,9 @@ def _default_json(value: object, type_: str) -> object:
     if isinstance(value, str):
         return {"node": "id", "id": value, "type": type_}
     return value
+
+
+GAME_CONTEXT = "game"  # the effect context of game abilities (registry CONTEXTS): `when MOMENT`
 
 
 def effect_scope(context: str, where: str, chooser: str | None) -> Scope:

@@ -28,6 +28,8 @@ from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __versio
 
 CONTENT_SUFFIX = ".mst"
 
+OBJECTIVE_CONTEXT = "objective"  # registry CONTEXTS: an objective's condition (`house` bound)
+
 
 def default_content_dir() -> Path:
     """The bundled content (installed as package data `maester.content`)."""
@@ -329,6 +331,8 @@ class Compiler:
                                      "start with 'when TRIGGER'", item.span,
                                      "wrap it: when after-winner-determination { ... }")
             record["abilities"] = abilities
+        elif kind.name == "objective":
+            record["condition"] = self._objective_condition(decl, where)
         else:
             for item in decl.body:
                 if not isinstance(item, ast.Entry):
@@ -347,9 +351,44 @@ class Compiler:
             self._members(decl, record)
         elif kind.name == "game":
             record["decks"] = self._game_decks(record.get("decks") or [], decl)
+            record["game_abilities"] = record.get("game_abilities") or []
+            record["objectives"] = record.get("objectives") or []
+            record["victory_thresholds"] = {h: n for h, n in record.pop("victory_threshold") or []}
+            record["victory_check"] = record.get("victory_check") or "at-once"
+            record["victory_count"] = record.get("victory_count") or "castles"
         elif kind.name == "variant":
             self._variant(decl, record)
         return record
+
+    def _every_setup_warnings(self, rec: dict, ident: str, entry: ast.Entry) -> None:
+        """`patch setup every` reaches setups its author may not have had in mind: say where it makes no sense."""
+        blocked = set(rec.get("blocked") or [])
+        stranded = sorted(a for a in rec.get("neutral_forces") or {} if a in blocked)
+        if stranded:
+            self.diags.warning("patch-every-setup", f"patch of every setup: setup '{ident}' keeps neutral forces in "
+                               f"blocked areas ({', '.join(stranded)})", entry.span,
+                               "remove them in that setup, or patch only the setups that play there")
+        starts = [p for role in ("starting_units", "vassal_starting_units")
+                  for placements in (rec.get(role) or {}).values() for p in placements]
+        if rec.get("dragon_strength_rounds") and not any(p["units"].get("dragon") for p in starts):
+            self.diags.warning("patch-every-setup", f"patch of every setup: setup '{ident}' gets dragon strength "
+                               "tokens but no house starts with a dragon there", entry.span,
+                               "patch only the setups with dragons: setups [...] or patch setup [a, b]")
+
+    def _objective_condition(self, decl: Declaration, where: str) -> object:
+        """An objective's one `condition EXPR`, checked as a bool with `house` bound (the house scoring it)."""
+        conditions = [i for i in decl.body if isinstance(i, ast.Condition)]
+        for item in decl.body:
+            if not isinstance(item, ast.Entry | ast.Condition):
+                self.diags.error("misplaced-statement", f"effect statements do not belong in {where}", item.span,
+                                 "an objective holds keys and one 'condition EXPR'")
+        if len(conditions) != 1:
+            self.diags.error("objective-condition", f"{where} needs exactly one 'condition' (it has "
+                             f"{len(conditions)})", conditions[1].span if conditions[1:] else decl.entry.span,
+                             "condition controls(house, winterfell)")
+            return False
+        scope = effect_scope(OBJECTIVE_CONTEXT, where, "house")
+        return self.effects.expr(conditions[0].expr, "bool", scope)
 
     # -- patches: members, per-house starts, decks, variants
     def _members(self, decl: Declaration, record: dict) -> None:
@@ -396,6 +435,8 @@ class Compiler:
         """Per-house starting values (`house H { ... }`, `house every { ... }`), in written order."""
         houses = [h for h in record.get("houses") or [] if h]
         power: dict[str, int] = {}
+        supply: dict[str, int] = {}
+        tokens: dict[str, str] = {}  # area -> house: power tokens on the board at the start
         loans: dict[str, list[str]] = {}
         where = f"setup '{record['id']}'"
         for b in blocks:
@@ -420,6 +461,11 @@ class Compiler:
                     elif not every:
                         self.diags.error("no-garrison", f"{where}: {h} has no garrison to strengthen",
                                          entry.span, f"give it one: garrison {found['garrison-bonus']}")
+                if found.get("supply") is not None:
+                    supply[h] = found["supply"]
+                for area in found.get("power-token") or []:
+                    if area and self.symbols.lookup("area", area):
+                        tokens[area] = h
                 for loan in found.get("loan") or []:
                     if loan:
                         loans.setdefault(h, []).append(loan)
@@ -438,6 +484,8 @@ class Compiler:
             record["loan_deck"] = sorted(self.symbols.ids("loan")) if record.get("iron_bank") else []
         record["starting_power"] = dict(sorted(power.items()))
         record["starting_loans"] = dict(sorted(loans.items()))
+        record["starting_supply"] = dict(sorted(supply.items()))
+        record["starting_power_tokens"] = dict(sorted(tokens.items()))
 
     def _home(self, house: str) -> str | None:
         decl = self.symbols.lookup("house", house)
@@ -498,6 +546,8 @@ class Compiler:
                 patched = self.resolver.patch(parent, entry)
                 latest[(kind.name, ident)] = patched
                 rec = self.lower(patched, kind)
+                if rec is not None and kind.name == "setup" and target == EVERY:
+                    self._every_setup_warnings(rec, ident, entry)
                 if rec is not None:
                     rec.pop("derived_from", None)
                     if parent.derives is not None:
@@ -703,6 +753,8 @@ def _effect_keys_hint(kind: Kind) -> str:
 
 def _post_process(kind: str, record: dict) -> dict:
     """Turn repeated key/value pairs into maps where that is what they mean."""
+    if kind == "objective":
+        record["points"] = {h: n for h, n in record.pop("points") or []}
     if kind == "house":
         record["unit_limits"] = {k: n for k, n in record.pop("unit_limit")}
     elif kind == "track":

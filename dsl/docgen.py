@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .files import write_file
 from .kinds import KINDS
+from .moments import MOMENTS
 from .registry import CONTEXTS, ENUMS, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 
 BEGIN = "<!-- BEGIN GENERATED REFERENCE (maester docs --write) -->"
@@ -47,6 +48,15 @@ def reference_markdown() -> str:
             "| trigger | when | rules |", "|---|---|---|"]
     for t in TRIGGERS.values():
         out.append(f"| `{t.name}` | {t.english}. {t.doc} | {', '.join(t.rules)} |")
+    out += ["", "### Moments (game abilities)", "",
+            "The moments of the procedure a `game-ability` hooks (dsl/moments.py). *How*: `direct`, fired by the "
+            "procedure there; `event`, queued when its event happens and run at the next settling point (after the "
+            "order or Westeros card being resolved, at the start and end of each phase); `settle`, found at each "
+            "settling point.", "",
+            "| moment | when | names bound | how | rule |", "|---|---|---|---|---|"]
+    for m in MOMENTS.values():
+        names = ", ".join(f"`{k}` ({v})" for k, v in m.bindings.items()) or "none"
+        out.append(f"| `{m.name}` | {m.english}. {m.doc} | {names} | {m.how} | {m.rule} |")
     out += ["", "### Contexts and their names", ""]
     for c in CONTEXTS.values():
         names = ", ".join(f"`{k}` ({v})" for k, v in c.variables.items()) or "none"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from .check import MAX_NUMBER
+from .moments import MOMENTS
 from .registry import CONTEXTS, ENUMS, NODE_KEY, NODES, PRIMITIVES, TRIGGERS, Primitive
 from .schema_types import without_union_types
 from .version import BUNDLE_FORMAT_VERSION, SCHEMA_BASE
@@ -128,7 +129,7 @@ def effect_schema() -> dict:
         "node-ability": {
             "type": "object",
             "properties": {
-                "trigger": {"enum": sorted(TRIGGERS)},
+                "trigger": {"enum": sorted({*TRIGGERS, *MOMENTS})},
                 "if": {"$ref": "#/$defs/expr"},
                 "body": {"$ref": "#/$defs/block"},
                 "at": {"type": "string", "description": "file:line:col of the ability in the content"},

@@ -28,6 +28,7 @@ from .english_grammar import (
     verb,
     verb_only,
 )
+from .moments import MOMENTS
 from .registry import CONTEXTS, PRIMITIVES, TRIGGERS
 
 _EMPTY_LIST = {"node": "list", "list": []}  # an optional list argument left at its default
@@ -39,9 +40,15 @@ _VAR_WORDS = {
     "defender": "the defender", "march-origin": "the area the attack came from", "buyer": "you",
     "lowest-bidder": "the lowest bidder", "highest-bidder": "the highest bidder",
     "everyone-else": "the other bidders", "wildling-strength": "the wildling strength",
+    # the names the moments of game abilities bind (dsl/moments.py)
+    "house": "that house", "area": "that area", "count": "the number of units lost", "round": "the round number",
+    "phase": "the phase", "order-type": "the kind of order", "card": "the Westeros card", "deck": "its deck",
+    "from": "the house that held it", "to": "the house that holds it now",
 }
 _VAR_NOUNS = {"everyone-else": ("other bidder", "that bidder")}
 _CONTEXT_TYPES = {name: t for c in CONTEXTS.values() for name, t in c.variables.items()}
+_CONTEXT_TYPES.update({name: t for m in MOMENTS.values() for name, t in m.bindings.items()
+                       if name not in _CONTEXT_TYPES})
 
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least"}
@@ -813,7 +820,7 @@ class English:
         return self.either(parts, "or").replace(", (", "; (").replace(" or (", "; or (")
 
     def ability(self, ab: dict) -> str:
-        trig = TRIGGERS.get(ab["trigger"])
+        trig = TRIGGERS.get(ab["trigger"]) or MOMENTS.get(ab["trigger"])  # a card's window or a game moment
         head = trig.english if trig else ab["trigger"]
         env: dict = {}
         self._static = ab["trigger"] == "combat-strength"
@@ -855,6 +862,15 @@ class English:
                     f"If the Night's Watch wins: {self.block(rec['night_watch_victory'])}.")
         if section == "loans":
             return f"{rec['name']} (loan). {self.block(rec['effect'], top=True)}."
+        if section == "objectives":
+            points = ", ".join(f"{self.names.get(h, h)} {n}" for h, n in rec["points"].items())
+            owner = f"special objective of {self.names.get(rec['special'], rec['special'])}" if rec.get("special") \
+                else "objective"
+            return (f"{rec['name']} ({owner}). Scored when {self.condition(rec['condition'], {})}. "
+                    f"Victory points: {points or 'none'}.")
+        if section == "game_abilities":
+            body = " ".join(self.ability(a) for a in rec["abilities"]) or "No text."
+            return f"{rec['name']} (game ability). {body}"
         if section == "tides_cards":
             parts = [f"{rec['strength']:+d} combat strength"]
             for key, noun in (("swords", "sword icon"), ("fortifications", "fortification icon")):

@@ -47,7 +47,7 @@ _TOKEN = re.compile(r"""
 # The grammar's keywords: a `(` after them opens an expression, not a call; a statement starting with one
 # holds expressions (where `a - 1` is a subtraction), not entry values (where `-1` is a number).
 KEYWORDS = frozenset({"when", "if", "else", "for", "in", "choose", "by", "count", "distinct", "may", "pay",
-                      "let", "option", "or", "and", "not", "true", "false"})
+                      "let", "option", "or", "and", "not", "true", "false", "condition"})
 _CALLABLE = frozenset({"count"})  # a keyword of `choose ... count N` that is also a query: `count(...)`
 _OPENERS = {"(": ")", "[": "]"}
 _NO_SPACE_BEFORE = frozenset({",", ";", ")", "]", ":"})

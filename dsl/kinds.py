@@ -184,7 +184,17 @@ KINDS: dict[str, Kind] = {
               _k("supply-limits", "ref:table", required=True),
               _k("kings-court-stars", "ref:table", required=True),
               _k("tiebreakers", "list:enum:most-castles-and-strongholds|most-land-areas|highest-supply"
-                 "|highest-iron-throne", required=True, doc="the end-of-game tiebreakers, in order (R26.3)"),
+                 "|highest-iron-throne|most-victory-points|most-power", required=True,
+                 doc="the end-of-game ranking, in order (R26.3): the first decides, the next break its ties"),
+              _k("victory-threshold", "ref:house", "nat", repeat=True, ident=1,
+                 doc="this house wins at this many victory points instead of victory-points (e.g. a loyalty "
+                     "house's own threshold)"),
+              _k("victory-check", "enum:at-once|end-of-round|end-of-game",
+                 doc="when a house reaching its threshold wins: at once (default, R26.1), at the end of a round "
+                     "(the most points first, ties by the tiebreakers), or never before the last round"),
+              _k("victory-count", "enum:castles|points|castles-and-points",
+                 doc="what the victory track counts: castles and strongholds (or loyalty; default), the points "
+                     "effects give (gain-victory-points), or both added"),
               _k("orders-per-house", "nat", doc="house order tokens (set house) of each house"),
               _k("order-sets", "list:enum:house|sea|vassal", required=True,
                  doc="the sets of order tokens in play"),
@@ -215,6 +225,11 @@ KINDS: dict[str, Kind] = {
               _k("loan-costs", "list:nat", doc="the power cost of the Iron Bank slots, oldest slot first (R40.2)"),
               _k("loan-discount-area", "ref:area", doc="whoever first takes (or holds) it pays less for loans"),
               _k("loan-discount", "nat", doc="the discount on a loan's cost (R40.7)"),
+              _k("objectives", "list:ref:objective",
+                 doc="the objective cards in play: the others form the shuffled objective deck, each special one "
+                     "belongs to its house"),
+              _k("game-abilities", "list:ref:game-ability",
+                 doc="the game abilities in play: effects at moments of the procedure (dsl/moments.py)"),
               collection="games"),
         _kind("setup", "A starting position for a player count: houses, tracks, units, neutral forces.",
               _k("game", "ref:game", required=True),
@@ -252,6 +267,10 @@ KINDS: dict[str, Kind] = {
                      "written order, holding one)"),
               _k("add-units", "ref:area", repeat=True, block="units", block_required=True,
                  doc="extra starting units in an area"),
+              _k("supply", "nat", doc="its starting position on the supply track instead of the house's own"),
+              _k("power-token", "ref:area", repeat=True, ident=1,
+                 doc="a power token of its own on the board in this land area at the start (it controls the area; "
+                     "the token comes from its pool)"),
               top_level=False, has_id=False, has_name=False),
         _kind("units", "Unit counts: `footman 1  knight 1`.", _k("footman", "nat"), _k("knight", "nat"),
               _k("ship", "nat"), _k("siege-engine", "nat"), _k("dragon", "nat"),
@@ -319,6 +338,20 @@ KINDS: dict[str, Kind] = {
               _k("skulls", "nat", doc="each makes the opponent lose one fighting unit"),
               _k("copies", "nat", required=True),
               collection="tides_cards"),
+        _kind("objective", "An objective card (A Feast for Crows): a condition on the position (`condition EXPR`, "
+              "with `house` bound to the house that would score it) and the victory points it gives each house. "
+              "A rules set plays those it lists in `objectives`; a `special` objective belongs to one house and "
+              "stays in front of it.",
+              _k("text", "text", doc="the card's text, in words"),
+              _k("points", "ref:house", "nat", repeat=True, ident=1,
+                 doc="the victory points it gives this house when scored (absent: 0)"),
+              _k("special", "ref:house", doc="the special objective of this house (never dealt, scored every round)"),
+              collection="objectives"),
+        _kind("game-ability", "Game-wide abilities: effects the procedure runs at its declared moments "
+              "(`when MOMENT [if CONDITION] { ... }`, dsl/moments.py), in play when the rules set lists them in "
+              "`game-abilities`.",
+              _k("description", "text", doc="what the abilities do, in words"),
+              collection="game_abilities", effect_context="game"),
         _kind("loan", "A loan of the Iron Bank of Braavos.",
               _k("effect", block="effect:loan", block_required=True),
               collection="loans"),
@@ -342,14 +375,20 @@ REF_KINDS = {
     "deck": ("deck",),
     "card": ("house-card", "vassal-card"),
     "deck-card": ("westeros-card", "wildling-card"),
+    "game-ability": ("game-ability",),
+    "objective": ("objective",),
 }
 
 # Entries that change a parent's entries in a patch (alone on their line, any number of values):
 # `remove garrison winterfell`, `replace card aeron-damphair-dwd my-aeron`.
 PATCH_OPS = ("remove", "replace")
 
+# A flag of a patch block: the patch's `when` abilities are added to the parent's instead of replacing them
+# (`patch house-card [a, b] { add-abilities  when after-combat { ... } }`).
+ADD_ABILITIES = "add-abilities"
+
 # The word that makes a patch or a per-house block apply to every declaration (house) in reach.
 EVERY = "every"
 
 # The words of patches, highlighted by editors like the grammar's keywords: `setup a "A" from b { ... }`.
-PATCH_WORDS = ("from", *PATCH_OPS, EVERY)
+PATCH_WORDS = ("from", *PATCH_OPS, EVERY, ADD_ABILITIES)

@@ -229,6 +229,10 @@ class _ToAst(Transformer):
         return ast.When(str(trigger), condition, children[-1], self._s(meta), _span(self.file, trigger))
 
     @v_args(meta=True)
+    def condition_stmt(self, meta, children):
+        return ast.Condition(children[0], self._s(meta))
+
+    @v_args(meta=True)
     def if_stmt(self, meta, children):
         otherwise = None
         if len(children) == 3:

@@ -9,7 +9,8 @@ How a child entry changes its parent's entries:
 - a repeated key matched by its first values (`garrison winterfell 4`, `start stark winterfell {...}`,
   `card my-card`) replaces the parent's entry with the same first values, or is added;
 - other repeated keys (`note "..."`) are added;
-- `when` abilities: the child's abilities replace all of the parent's;
+- `when` abilities: the child's abilities replace all of the parent's (with the flag `add-abilities` in the
+  child's block, they are added after the parent's instead);
 - `remove KEY VALUES...` removes the parent's entries whose first values are VALUES (an error when
   there is none); `replace KEY OLD NEW` puts NEW in place of the first value OLD.
 Keys marked `inherit=False` (a house card's `set`) are not taken from the parent.
@@ -25,7 +26,7 @@ from . import ast
 from .check import Declaration, Symbols, split_entries
 from .diagnostics import Diagnostics, Span, hint_for
 from .english_grammar import article
-from .kinds import KINDS, PATCH_OPS, Key, Kind
+from .kinds import ADD_ABILITIES, KINDS, PATCH_OPS, Key, Kind
 
 # kinds with members given by the members' own keys: kind -> (member kinds, the member's key, the set's key)
 MEMBERSHIP = {
@@ -188,8 +189,17 @@ class Resolver:
                 if key is not None and not key.inherit:
                     continue
             out.append(item)
-        abilities_replaced = False
+        # `add-abilities`: the child's abilities join the parent's (a flag of the patch, not a key of the kind)
+        abilities_replaced = any(isinstance(i, ast.Entry) and i.head == ADD_ABILITIES for i in child)
         for item in child:
+            if isinstance(item, ast.Entry) and item.head == ADD_ABILITIES:
+                if item.values or item.block is not None:
+                    self.diags.error("patch-syntax", f"'{ADD_ABILITIES}' takes no value", item.span,
+                                     f"write it alone on its line: {ADD_ABILITIES}")
+                if not kind.effect_context:
+                    self.diags.error("patch-syntax", f"'{ADD_ABILITIES}': a {kind.name} has no abilities",
+                                     item.head_span, "only cards and game abilities have `when` abilities")
+                continue
             if not isinstance(item, ast.Entry):
                 if not abilities_replaced:
                     out = [i for i in out if isinstance(i, ast.Entry)]

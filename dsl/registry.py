@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 SCALAR_TYPES = (
     "int", "bool", "text", "house", "area", "track", "unit-kind", "order-type", "order", "icon", "deck", "card",
-    "dominance-token", "unit", "improvement", "end", "role", "any",
+    "dominance-token", "unit", "improvement", "end", "role", "measure", "card-set", "any",
 )
 
 # Closed vocabularies that are part of the language itself (not content).
@@ -31,6 +31,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "role": ("fighting", "supporting", "all"),
     "improvement": ("power", "supply", "stronghold"),
     "icon": ("castle", "stronghold", "power", "supply"),
+    # what `has-most` / `has-fewest` compare between the player houses (objectives)
+    "measure": ("land-areas", "sea-areas", "ports", "castles", "strongholds", "ships", "power-tokens",
+                "available-power", "victory-points"),
 }
 
 
@@ -133,6 +136,10 @@ CONTEXTS: dict[str, Context] = {
             "wildling-strength": "int",
         }, "Wildling cards: the bidders of the attack being resolved."),
         Context("loan", {"buyer": "house"}, "Loans of the Iron Bank: `buyer` took the loan."),
+        Context("objective", {"house": "house"}, "An objective's condition: `house` is the house that would "
+                "score it."),
+        Context("game", {}, "Game abilities (`game-ability`): `when MOMENT` abilities of the procedure "
+                "(dsl/moments.py); each moment binds its own names (`house`, `area`, `phase`, ...)."),
     )
 }
 
@@ -345,6 +352,10 @@ _EFFECTS = [
             "None of the card's abilities resolves in this combat (its printed strength and icons still "
             "count); nothing happens when no card is given.", windows=("cancel", "immediately"),
             rules=("R20.2.1",)),
+    _effect("change-house-cards", [P("house", "house"), P("set", "card-set")],
+            "{house} plays from now on with its cards of the set {set}",
+            "The house's hand and discard pile are replaced by its cards of that set, all in hand (its removed "
+            "cards stay out); nothing when the set holds none of its cards.", rules=("R21.5.4",)),
     _effect("return-discards-to-hand", [P("house", "house")],
             "{house} takes every card of its discard pile back into its hand",
             "The whole discard pile returns to the hand.", rules=("R21.5.4",)),
@@ -453,6 +464,35 @@ _EFFECTS = [
     _effect("move-supply", [P("house", "house"), P("steps", "int")],
             "{house} moves {steps} on the supply track",
             "Moves the supply marker (between 0 and 6), then reconciles armies.", rules=("R8.4",)),
+    # victory (R26): points from other sources than castles
+    _effect("gain-victory-points", [P("house", "house"), P("amount", "int", "negative: points taken")],
+            "{house} gains {amount} victory points",
+            "Points the victory track counts when the rules set's `victory-count` is points or "
+            "castles-and-points; a house never goes below 0.", rules=("R26",)),
+    # steps before the game
+    _effect("draft-house-cards", [P("sets", "list:card-set", "the card sets whose cards form the pool"),
+                                  P("count", "int", "house cards each player house drafts")],
+            "the houses draft {count} house cards each from the cards of {sets}",
+            "The player houses' decks are set aside; in a snake order (turn order, then reversed, ...) each house "
+            "picks one card of the shared pool (every house card of the sets) at a time until each holds "
+            "`count` (fewer when the pool is small). Picks are public.", rules=("R4",)),
+    # objectives (A Feast for Crows)
+    _effect("deal-objectives", [P("count", "int", "objective cards each player house draws"),
+                                P("keep", "int", "how many it keeps; it gives the others back")],
+            "each house draws {count} objective cards and keeps {keep}",
+            "Draws from the shuffled objective deck of the rules set (secret to each house); each house then "
+            "gives back the ones it does not keep, and the deck is shuffled again.", rules=("R26",)),
+    _effect("draw-objectives", [P("house", "house"), P("up-to", "int")],
+            "{house} draws objective cards until it holds {up-to}",
+            "Secret to the house; nothing when the deck is empty.", rules=("R26",)),
+    _effect("score-objective", [P("house", "house")],
+            "{house} may score one of its objectives it meets",
+            "The house may reveal one objective of its hand whose condition holds: it gains the points the card "
+            "gives it, and the card is scored.", rules=("R26",)),
+    _effect("score-special-objective", [P("house", "house")],
+            "{house} may score its special objective",
+            "When the condition of the house's special objective holds, it may gain the points the card gives "
+            "it (the card stays).", rules=("R26",)),
     # phase procedures shared by several cards
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),
@@ -489,6 +529,14 @@ _EFFECTS = [
                                  P("min-bottom", "int", default=0)],
             "{house} looks at the top {count} cards of {deck} and puts at least {min-bottom} on the bottom",
             "The house sees the cards and orders them between the top and the bottom.", rules=("R41.5",)),
+    _effect("look-at-deck", [P("house", "house"), P("deck", "deck"), P("count", "int", default=1)],
+            "{house} looks at the top {count} cards of Westeros deck {deck}",
+            "Only that house sees them (a secret event, like the Messenger Raven's look); the deck is not "
+            "changed.", rules=("R13.5.2",)),
+    _effect("look-at-wildling-cards", [P("house", "house"), P("count", "int", default=1)],
+            "{house} looks at the top {count} wildling cards",
+            "Only that house sees them (a secret event, like the Messenger Raven's look); the deck is not "
+            "changed.", rules=("R13.5.2",)),
     _effect("search-deck", [P("house", "house"), P("deck", "deck")],
             "{house} looks through Westeros deck {deck}: a card of its choice goes on top of the shuffled rest",
             "The house picks any undrawn card of the deck; the other undrawn cards are shuffled and the "
@@ -621,6 +669,17 @@ _QUERIES = [
     _query("without", [P("items", "list:any"), P("removed", "list:any")], "list:any",
            "{items} other than {removed}",
            "The items of the first list, in order, that are not in the second."),
+    _query("has-most", [P("house", "house"), P("measure", "measure")], "bool",
+           "{house} has more {measure} than each other player house",
+           "Strictly more than every other player house: land-areas, sea-areas and ports it controls, castles "
+           "and strongholds it controls (each counted apart), ships on the board, power-tokens on the board, "
+           "available-power, victory-points.", ("R26",)),
+    _query("has-fewest", [P("house", "house"), P("measure", "measure")], "bool",
+           "{house} has fewer {measure} than each other player house",
+           "Strictly fewer than every other player house (the measures of has-most).", ("R26",)),
+    _query("supply", [P("house", "house")], "int", "{house}'s position on the supply track", "", ("R8",)),
+    _query("objectives-in-hand", [P("house", "house")], "int", "the number of objective cards {house} holds", ""),
+    _query("objectives-scored", [P("house", "house")], "int", "the number of objectives {house} has scored", ""),
     _query("has-dragon-token-left", [], "bool", "a dragon strength token is still on the round track", ""),
 ]
 

@@ -79,6 +79,11 @@ SEMANTICS: dict[str, Semantics] = {
     "ignore-text": Semantics(
         _COMBAT + ".", "the card's abilities are not resolved for the rest of the combat (strength and icons "
         "still count); nothing when no card is given.", events="ignore-text"),
+    "change-house-cards": Semantics(
+        "the house's cards of the set (`house` of each card).",
+        "the house's hand becomes those cards (sorted) and its discard pile is emptied; removed cards stay removed "
+        "(a card of the set already removed is not dealt again); nothing when the house already plays exactly those "
+        "cards.", events="cards"),
     "return-discards-to-hand": Semantics(
         "the house's discard pile.", "every card of the pile moves to the hand, in pile order.", events="cards"),
     "take-from-discard": Semantics(
@@ -180,6 +185,40 @@ SEMANTICS: dict[str, Semantics] = {
         "the supply position moves by steps (between 0 and the maximum), then the house's armies are "
         "reconciled (R8.4).", decision="reconcile (of the reconcile procedure, when an army is too large)",
         events="supply (if it moved); destroy (R8.4, those of the reconcile procedure)"),
+    # ---- victory
+    "gain-victory-points": Semantics(
+        "the house's points from effects (`modules.victory.points.H`).",
+        "adds amount to them (not below 0); the victory track counts them when the rules set's victory-count is "
+        "points or castles-and-points; a victory check follows where the rules set checks at once.",
+        events="victory-points (when the amount is not 0)"),
+    # ---- steps before the game
+    "draft-house-cards": Semantics(
+        "the house cards of the sets (those of a house); the player houses in turn order.",
+        "every player house's hand and discards are emptied; then, in snake order, each picks one card of the "
+        "pool into its hand until each holds `count` (at most pool size / houses); hands end sorted.",
+        decision="draft-card: the house whose pick it is — the cards still in the pool",
+        events="draft (the pool; then one per pick)"),
+    # ---- objectives
+    "deal-objectives": Semantics(
+        "the rules set's objectives; the objective deck (`modules.objectives.deck`, shuffled at its first use).",
+        "each player house, in turn order, draws `count` cards into its secret hand; then each gives back cards "
+        "until it holds `keep`; the cards given back go into the deck, which is shuffled.",
+        decision="objective-return: each house — the objectives of its hand (one question per card given back)",
+        events="objectives (per house: the cards drawn, secret to it; then the return to the deck)"),
+    "draw-objectives": Semantics(
+        "the house's hand; the objective deck.", "the house draws until its hand holds `up-to` (or the deck is "
+        "empty).", events="objectives (the cards drawn, secret to the house)"),
+    "score-objective": Semantics(
+        "the house's hand and each card's condition (`house` bound to it).",
+        "the chosen card leaves the hand for the house's scored objectives and the house gains its points "
+        "(as gain-victory-points).",
+        decision="score-objective: the house — its objectives that hold now, or `none` (not asked when none holds)",
+        events="objective-scored, victory-points"),
+    "score-special-objective": Semantics(
+        "the house's special objective (the rules set's objective whose `special` is the house) and its condition.",
+        "the house gains the card's points (as gain-victory-points); the card stays.",
+        decision="score-objective: the house — its special objective or `none` (not asked when it does not hold)",
+        events="objective-scored, victory-points"),
     # ---- phase procedures
     "adjust-supply": Semantics(
         "the supply icons each house controls.", "every house's supply position is set to its count; armies "
@@ -227,6 +266,14 @@ SEMANTICS: dict[str, Semantics] = {
         "each is put on the top (in the order chosen) or the bottom; at least `min-bottom` go to the bottom.",
         decision="arrange: the house — per card `top` or `bottom` (only `bottom` once the minimum requires it)",
         events="arrange (the kept order is secret to the house)"),
+    "look-at-deck": Semantics(
+        "the top `count` cards of the Westeros deck (fewer when the deck holds fewer).",
+        "nothing: only the house learns the cards.",
+        events="look (the cards, top first, are secret to the house: hidden from the others in every view)"),
+    "look-at-wildling-cards": Semantics(
+        "the top `count` cards of the wildling deck.",
+        "nothing: only the house learns the cards.",
+        events="look (the cards, top first, are secret to the house: hidden from the others in every view)"),
     "search-deck": Semantics(
         "the undrawn cards of the Westeros deck.",
         "the picked card is put on top of the others, which are shuffled by the seeded generator.",
@@ -299,7 +346,8 @@ SEMANTICS: dict[str, Semantics] = {
     "highest-track": _q("the three influence tracks: the one where the house has its best position (the first "
                         "track in declaration order on a tie)."),
     "power": _q("the house's available power."),
-    "victory-points": _q("the house's position on the victory track now (castles and strongholds it controls)."),
+    "victory-points": _q("the house's position on the victory track now, as the rules set's victory-count counts "
+                         "it (castles and strongholds it controls by default; points from effects)."),
     "bid": _q("the house's last bid."),
     "wildling-threat": _q("the wildling threat (0 to 12)."),
     "westeros-decks": _q("the decks in play with undrawn cards, in the rules set's declared order."),
@@ -315,5 +363,11 @@ SEMANTICS: dict[str, Semantics] = {
     "numbers": _q("nothing: the whole numbers from `from` to `to`."),
     "contains": _q("nothing: whether the item is in the list."),
     "without": _q("nothing: the items of the first list not in the second, in order."),
+    "has-most": _q("the measure of every player house (control, units and power tokens on the board, available "
+                   "power, the victory track): true when the house's is larger than each other's."),
+    "has-fewest": _q("the measures of has-most: true when the house's is smaller than each other's."),
+    "supply": _q("the house's supply position."),
+    "objectives-in-hand": _q("the house's secret hand of objectives (its size only)."),
+    "objectives-scored": _q("the house's scored objectives (public)."),
     "has-dragon-token-left": _q("the dragon strength tokens left on the round track."),
 }

@@ -8,5 +8,5 @@ DSL_VERSION = 1
 # The compiled bundle format (semantic versioning): MAJOR for changes that break readers,
 # MINOR for additions readers may ignore, PATCH for fixes. Schemas in schemas/ carry the same version.
 BUNDLE_FORMAT = "maester-bundle"
-BUNDLE_FORMAT_VERSION = "1.1.0"
+BUNDLE_FORMAT_VERSION = "1.2.0"
 SCHEMA_BASE = f"https://maester.example/schemas/{BUNDLE_FORMAT_VERSION}/"

@@ -14,6 +14,8 @@ what a house sees (and a test inspects it for leaks):
   while that card is still on top.
 - a vassal's dealt cards (R35.2): `houses[v].hand` and the `vassal-hand` secret: its commander only.
 - any event with a `secret`: only the house it names (or that house's commander).
+- objective cards (`state.modules["objectives"]`): a house sees its own hand, the others' hand sizes, and every
+  scored objective (scoring reveals it).
 
 Own house cards and every non-vassal hand are public: the cards a house has not yet discarded are known to
 all (discards are face up). The pending decision is shown only to the house that decides.
@@ -105,7 +107,7 @@ def view(game, house: str) -> dict:
         mine = o["house"] == house or game.actor(o["house"]) == house
         orders[area] = {"house": o["house"], "order": o["order"] if (revealed or mine) else HIDDEN}
     houses = {}
-    points = game.victory_table()
+    points = {h: game.victory_points(h) for h in st.houses}  # as the rules set counts (points included)
     secret = _unrevealed(game, house)
     for h, hs in st.houses.items():
         vassal = h in ms.vassals
@@ -122,7 +124,14 @@ def view(game, house: str) -> dict:
         if d.house == house:  # the prompt and options are the decider's alone (they may name a secret card)
             decision.update(prompt=d.prompt, options=list(d.options), rule=d.rule)
     secrets = [dict(e["secret"], type=e["type"], n=e["n"]) for e in _marks(game)[0] if _sees_secret(game, house, e)]
-    return {
+    extra = {}
+    objectives = st.modules.get("objectives")
+    if objectives:  # objective cards: the house's own hand is secret to it, the others' only by size; scored are public
+        hands = objectives.get("hands", {})
+        extra["objectives"] = {"hand": sorted(hands.get(house, [])),
+                               "hand_sizes": {h: len(v) for h, v in sorted(hands.items())},
+                               "scored": {h: list(v) for h, v in sorted(objectives.get("scored", {}).items())}}
+    return {**extra,
         "house": house, "round": st.round, "phase": st.phase, "decision": decision,
         "houses": houses, "tracks": {t: list(v) for t, v in st.tracks.items()},
         "blade_used": st.blade_used, "raven_used": st.raven_used, "seized_tokens": dict(st.seized_tokens),

@@ -39,7 +39,8 @@ def test_the_authoring_walkthrough_works_as_written(tmp_path):
                 if args[0] == "explain":
                     assert "PASS" in result.output and "1 passed, 0 failed" in result.output
                 if args[0] == "card":
-                    assert "when you win" in result.output.lower() or "you gain 1 power" in result.output
+                    assert ("when you win" in result.output.lower() or "you gain 1 power" in result.output
+                            or "that house gains power tokens equal to the number of units lost" in result.output)
     finally:
         os.chdir(cwd)
     assert (tmp_path / "dragonglass.json").exists()

@@ -393,7 +393,8 @@ _SAMPLE = {"int": 2, "bool": True, "text": {"node": "text", "text": "land"}, "ho
            "deck": _id("i", "deck"), "card": _var("this-card"), "unit": _var("a-unit"),
            "dominance-token": _id("iron-throne", "dominance-token"),
            "improvement": _id("power", "improvement"), "end": _id("first", "end"),
-           "role": _id("fighting", "role"), "any": 2}
+           "role": _id("fighting", "role"), "measure": _id("land-areas", "measure"),
+           "card-set": _id("adwd", "card-set"), "any": 2}
 
 
 @pytest.mark.parametrize("name", sorted(PRIMITIVES))

@@ -29,7 +29,7 @@ def test_compile_writes_a_bundle_that_validates(tmp_path):
     r = run("compile", "-o", str(out))
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text())
-    assert data["format"] == "maester-bundle" and data["format_version"] == "1.1.0"
+    assert data["format"] == "maester-bundle" and data["format_version"] == "1.2.0"
     assert run("validate", str(out)).exit_code == 0
 
 
@@ -96,7 +96,7 @@ def test_unknown_board_is_a_clear_error():
 
 def test_version():
     r = run("version")
-    assert r.exit_code == 0 and "bundle format 1.1.0" in r.output
+    assert r.exit_code == 0 and "bundle format 1.2.0" in r.output
 
 
 def test_play_writes_a_log_that_replays(tmp_path):

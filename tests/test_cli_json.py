@@ -28,7 +28,7 @@ def run_json(*args: str, code: int = 0) -> dict:
 
 
 def test_version_json():
-    assert run_json("version")["result"] == {"maester": "0.1.0", "content_language": 1, "bundle_format": "1.1.0"}
+    assert run_json("version")["result"] == {"maester": "0.1.0", "content_language": 1, "bundle_format": "1.2.0"}
 
 
 def test_check_json_counts_agree_with_their_details():
@@ -53,7 +53,7 @@ def test_check_json_reports_errors_as_diagnostics(tmp_path):
 def test_compile_json_and_stdout(tmp_path):
     out = tmp_path / "b.json"
     res = run_json("compile", "-o", str(out))["result"]
-    assert res["output"] == str(out) and res["bytes"] == out.stat().st_size and res["format_version"] == "1.1.0"
+    assert res["output"] == str(out) and res["bytes"] == out.stat().st_size and res["format_version"] == "1.2.0"
     r = runner.invoke(app, ["compile", "-o", "-"])
     assert r.exit_code == 0 and json.loads(r.stdout)["format"] == "maester-bundle"
     doc = run_json("compile", "-o", "-", code=1)  # stdout carries the JSON document
@@ -63,7 +63,7 @@ def test_compile_json_and_stdout(tmp_path):
 def test_validate_json(tmp_path, bundle):
     path = tmp_path / "b.json"
     path.write_text(json.dumps(bundle))
-    assert run_json("validate", str(path))["result"] == {"bundle": str(path), "format_version": "1.1.0"}
+    assert run_json("validate", str(path))["result"] == {"bundle": str(path), "format_version": "1.2.0"}
     broken = json.loads(json.dumps(bundle))
     broken["house_cards"]["tywin-lannister"]["strength"] = -4
     path.write_text(json.dumps(broken))

@@ -31,8 +31,11 @@ def _rules(pack: str) -> Rules:
 
 
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
-    assert PACK_NAMES == ["arryn-19-power", "dance-with-mother-of-dragons", "dragon-war", "feast-for-crows-deck-i",
-                          "rebalanced-aeron", "tides-without-skulls"]
+    assert PACK_NAMES == ["a-dance-with-dragons", "a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "draft-house-cards", "dragon-war",
+                          "feast-for-crows-deck-i",
+                          "house-cards-evolve",
+                          "rebalanced-aeron", "six-castles", "tides-without-skulls",
+                          "westeros-look-ahead"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
 
 
@@ -70,7 +73,11 @@ def test_pack_scenarios_name_their_pack_and_variant():
 
 
 GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), ("arryn-19-power", "mod-8p"),
-         ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p")]
+         ("rebalanced-aeron", "base-4p"), ("feast-for-crows-deck-i", "base-4p"), ("tides-without-skulls", "base-4p"),
+         ("blood-price", "base-4p"), ("six-castles", "mod-8p"),
+         ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p"),
+         ("a-dance-with-dragons", "adwd-6p"), ("house-cards-evolve", "base-4p"),
+         ("draft-house-cards", "base-4p")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)
@@ -89,6 +96,23 @@ def test_pack_plays_a_complete_game(pack, setup):
         assert not any(e.get("rule") == "R29.3.5" for e in game.events)
     if pack == "dragon-war":
         assert game.rules.house("stark")["unit_limits"]["dragon"] == 1
+    if pack == "a-dance-with-dragons":  # six rounds, the scenario's own cards
+        assert game.state.round == 6 and game.state.houses["stark"].hand[0] in game.rules.bundle["house_cards"]
+        assert all(game.rules.bundle["house_cards"][c]["set"] == "adwd" for h in game.state.houses.values()
+                   for c in h.hand + h.discards)
+    if pack == "house-cards-evolve":  # every deck played through became its A Dance with Dragons deck
+        evolved = {e["house"] for e in game.events if e.get("card") == "evolving-decks"}
+        refreshed = {e["house"] for e in game.events if e["type"] == "cards" and e["rule"] == "R21.5.4"
+                     and "takes back" in e["text"]}
+        assert evolved == refreshed and all(game.rules.bundle["house_cards"][c]["set"] == "adwd" for h in evolved
+                               for c in game.state.houses[h].hand + game.state.houses[h].discards)
+    if pack == "draft-house-cards":  # 4 houses x 7 picks from the pool of 42, each card drafted once
+        picks = [e for e in game.events if e["type"] == "draft" and "house" in e]
+        assert len(picks) == 28 and len({e["subject"] for e in picks}) == 28
+    if pack == "blood-price":  # each house losing units was paid for them once the order or card was done
+        lost = sum(1 for e in game.events if e["type"] == "destroy" and e.get("house"))
+        paid = [e for e in game.events if e.get("card") == "blood-price"]
+        assert lost and len(paid) == lost
 
 
 def test_dragon_war_changes_every_setup_of_its_rules_set(bundle):

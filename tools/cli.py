@@ -1037,7 +1037,7 @@ def _scaffold(bundle: dict, target: Path, name: str, game: str) -> list[str]:
 
 # ---- card -------------------------------------------------------------------------------------------------
 
-CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans")
+CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans", "game_abilities", "objectives")
 
 
 def _card_hint(key: str, bundle: dict) -> str | None:

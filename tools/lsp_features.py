@@ -17,7 +17,7 @@ from .lsp_index import Decl, Index, ref_kinds
 
 CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans", "tides_cards")
 _WORDS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[a-z0-9]+(?:-[a-z0-9]+)*-?|\n|[{}()\[\],;:=]|\S')
-_EFFECT_HEADS = frozenset({"when", "if", "else", "for", "choose", "may", "option", "let"})
+_EFFECT_HEADS = frozenset({"when", "if", "else", "for", "choose", "may", "option", "let", "condition"})
 
 
 def utf16(line: str, index: int) -> int:

@@ -18,6 +18,7 @@ from functools import cache
 from maester.dsl import passed_checks
 from maester.dsl.diagnostics import Diagnostics, Span
 from maester.dsl.kinds import KINDS
+from maester.dsl.moments import MOMENTS
 from maester.dsl.reads import Tracker, changes, own, whole
 from maester.dsl.registry import CONTEXTS, ENUMS, PRIMITIVES, TRIGGERS
 from maester.dsl.registry import types_compatible as _compatible
@@ -25,7 +26,7 @@ from maester.dsl.validate import json_pointer
 
 # Which bundle section an effect-language id type names (the rest are enumerations, checked by the schema).
 _ID_SECTIONS = {"house": "houses", "track": "tracks", "unit-kind": "unit_kinds", "card": "house_cards",
-                "order": "orders"}
+                "order": "orders", "card-set": "card_sets"}
 _TRACK_ROLES = ("turn_order_track", "blade_track", "raven_track")  # game fields naming one of its tracks
 _WILDLING_SLOT = "wildling"  # the game's deck slot the wildling cards are drawn from (the others: Westeros)
 _RANDOM_LOAN = "random"  # a starting loan that is the top of the loan deck, not a named one
@@ -393,7 +394,8 @@ class _Checker:
                             self.ref(base + [fld, house, i, "units", kind], kind, "unit_kinds", "unit kind")
                     if house in self.ids("houses") and game_ok:
                         self.starting_position(base + [fld, house], house, starts, setup["game"],
-                                               vassal=fld == "vassal_starting_units")
+                                               vassal=fld == "vassal_starting_units",
+                                               supply=(setup.get("starting_supply") or {}).get(house))
             self.starting_areas(base, setup, areas)
 
     def homes(self, path: list, setup: dict, areas: dict) -> None:
@@ -560,7 +562,8 @@ class _Checker:
             cache[key] = found
         return cache[key]
 
-    def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool) -> None:
+    def starting_position(self, path: list, house: str, starts: list, game_id: str, vassal: bool,
+                          supply: int | None = None) -> None:
         """A setup is a legal position: within the house's unit limits (R1.8) and supply limits (R8.3).
         The engine relies on it: a march out of an army far over its limits has no legal end to search for."""
         from .control import fits_supply
@@ -580,7 +583,8 @@ class _Checker:
         levels = sorted(int(k) for k in rows if k.isdigit())
         if not levels:
             return  # reported with the table
-        level = (game.get("vassal_supply") or 4) if vassal else self.ids("houses")[house]["starting_supply"]
+        own = self.ids("houses")[house]["starting_supply"] if supply is None else supply  # the setup's, if it says
+        level = (game.get("vassal_supply") or 4) if vassal else own
         row = rows[str(min(max(level, levels[0]), levels[-1]))]
         if not fits_supply(list(per_area.values()), row):
             sizes = sorted((n for n in per_area.values() if n > 1), reverse=True)
@@ -627,12 +631,20 @@ class _Checker:
                 if kind.effect_context and isinstance(record.get("abilities"), list):
                     for i, ability in enumerate(record["abilities"]):
                         path = [kind.collection, rid, "abilities", i]
-                        trigger = TRIGGERS.get(ability.get("trigger"))
-                        if trigger is None or trigger.context != kind.effect_context:
-                            self.report(path + ["trigger"], f"unknown trigger {ability.get('trigger')!r} for a "
-                                        f"{kind.effect_context} ability")
-                            continue
                         scope = dict(CONTEXTS[kind.effect_context].variables)
+                        if kind.effect_context == "game":  # a game ability: its moment binds its names
+                            moment = MOMENTS.get(ability.get("trigger"))
+                            if moment is None:
+                                self.report(path + ["trigger"], f"unknown moment {ability.get('trigger')!r} for "
+                                            "a game ability")
+                                continue
+                            scope.update(moment.bindings)
+                        else:
+                            trigger = TRIGGERS.get(ability.get("trigger"))
+                            if trigger is None or trigger.context != kind.effect_context:
+                                self.report(path + ["trigger"], f"unknown trigger {ability.get('trigger')!r} for "
+                                            f"a {kind.effect_context} ability")
+                                continue
                         if "if" in ability:
                             self.expect(path + ["if"], ability["if"], "bool", scope)
                         self.block(path + ["body"], ability["body"], scope)

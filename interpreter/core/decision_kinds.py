@@ -139,6 +139,12 @@ _KINDS = [
                  "put the card on the top or the bottom of its deck"),
     DecisionKind("search-deck", "the house a card's effect names", "R20.2", _id_or(),
                  "CARD: the card of the deck put on top"),
+    DecisionKind("draft-card", "the house whose pick it is", "R4", _id_or(),
+                 "CARD: the house card of the pool it drafts"),
+    DecisionKind("objective-return", "each house dealt objectives", "R26", _id_or(),
+                 "OBJECTIVE: an objective of its hand it gives back to the deck"),
+    DecisionKind("score-objective", "the house that may score", "R26", _id_or("none"),
+                 "OBJECTIVE: the objective it scores (revealed); none: it scores nothing now"),
 ]
 
 _WRITTEN = {  # how an answer is written in a scenario file
@@ -175,6 +181,9 @@ _WRITTEN = {  # how an answer is written in a scenario file
     'place-unit': '`KIND:AREA`, a unit to place',
     'arrange': '`top` or `bottom`, for each card looked at',
     'search-deck': 'the id of a card of the deck, to put on top',
+    'draft-card': 'the id of a house card of the pool',
+    'objective-return': 'the id of an objective of the hand, to give back',
+    'score-objective': 'the id of the objective to score, or `none`',
     'choose-vassal': 'a vassal to command, or `pass` (R33.3)',
     'vassal-order': '`AREA:ORDER` for a vassal, or `done` (R34.1)',
     'buy-loan': 'a loan id of the bank, or `none` (R40.4)',

@@ -24,6 +24,23 @@ def _gain_power(g, sc, a, st):
     return _nothing()
 
 
+@handler("gain-victory-points")
+def _gain_victory_points(g, sc, a, st):
+    g.gain_victory_points(a["house"], a["amount"], sc.rule, sc.card or "")
+    return _nothing()
+
+
+@handler("change-house-cards")
+def _change_house_cards(g, sc, a, st):
+    house = a["house"]
+    hs = g.state.houses.get(house)
+    cards = [c for c in g.rules.cards_of(house, [a["set"]]) if hs is not None and c not in hs.removed]
+    if cards and sorted(hs.hand + hs.discards) != cards:  # (a house already playing that set keeps its piles)
+        hs.hand, hs.discards = cards, []
+        g.emit("cards", sc.rule, f"{house} now plays with its {len(cards)} cards of the set {a['set']}", house=house)
+    return _nothing()
+
+
 @handler("discard-power")
 def _discard_power(g, sc, a, st):
     if a["house"] in g.state.houses:
@@ -372,6 +389,26 @@ def _arrange_deck_top(g, sc, a, st):
     cursor.leave(g, f)
     g.state.decks[deck] = keep + rest + bottom
     g.emit("arrange", sc.rule, f"{house} arranges the top of deck {deck}", house=house, secret={"top": keep})
+
+
+@handler("look-at-deck")
+def _look_at_deck(g, sc, a, st):
+    house, deck, n = a["house"], a["deck"], max(0, a["count"])
+    cards = list(g.state.decks.get(deck, []))[:n]
+    if house in g.state.houses and cards:
+        g.emit("look", sc.rule, f"{house} looks at the top {len(cards)} card(s) of Westeros deck {deck.upper()}",
+               house=house, deck=deck, secret={"cards": cards})
+    return _nothing()
+
+
+@handler("look-at-wildling-cards")
+def _look_at_wildlings(g, sc, a, st):
+    house, n = a["house"], max(0, a["count"])
+    cards = list(g.state.wildling_deck)[:n]
+    if house in g.state.houses and cards:
+        g.emit("look", sc.rule, f"{house} looks at the top {len(cards)} wildling card(s)", house=house,
+               deck="wildling", secret={"cards": cards})
+    return _nothing()
 
 
 @handler("search-deck")

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from ..core import cursor
 from ..core.state import END_REASONS
+from ..procedures import victory
 from ..procedures.game import GameOver
 from .effects import add_loyalty
 
@@ -84,23 +85,21 @@ class LoyaltyRules:
                 home = self.rules.house(house)["home"]
                 printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
                 gained = self.mod_state.loyalty_points.get(house, 0)
-                table[house] = min(self.game_rec["victory_points"], gained + printed)
+                table[house] = min(victory.threshold(self, house), gained + printed)
         return table
 
     def victory_words(self, house: str) -> str:
         return "victory points (loyalty)" if self._loyalty_house(house) else "castles and strongholds"
 
     def check_victory(self) -> None:
-        need = self.game_rec["victory_points"]
-        table = self.victory_table()
-        vassals = self.mod_state.vassals
-        for house in self.turn_order:
-            if table[house] >= need and house not in vassals:
-                self.state.winner = house
-                self.state.end_reason = "loyalty" if self._loyalty_house(house) else "victory-points"  # END_REASONS
-                self.emit("victory", "R37.3" if self._loyalty_house(house) else "R26.1",
-                          f"{house} reaches {need} victory points and wins", house=house)
-                raise GameOver
+        house = self.victory_winner(self.victory_table())  # thresholds and timing of the rules set (victory.py)
+        if house is not None:
+            need = victory.threshold(self, house)
+            self.state.winner = house
+            self.state.end_reason = "loyalty" if self._loyalty_house(house) else "victory-points"  # END_REASONS
+            self.emit("victory", "R37.3" if self._loyalty_house(house) else "R26.1",
+                      f"{house} reaches {need} victory points and wins", house=house)
+            raise GameOver
 
     def gain_loyalty_now(self) -> None:
         """A token came into an area a loyalty house controls, or such a house took an area holding tokens:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core import control, cursor
+from . import moments
 from .combat import STAGE_NAMES, Combat, _call_for_support, _eligible_supports, resolve_combat
 from .mustering import muster
 
@@ -59,7 +60,9 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                                                house=house, **({"skip": CONSOLIDATE_ORDER} if free else {}))
                 turn = cursor.enter(g, TURN, area=area, order=st.orders[area]["order"])
             combats = g.combats
-            yield from resolve(g, house, turn["area"], turn["order"])
+            if not moments.resuming(g):  # (a restart inside the abilities after the order: it is resolved)
+                yield from resolve(g, house, turn["area"], turn["order"])
+            yield from moments.after_order(g, house, turn["area"], order_type)
             cursor.leave(g, turn)
             acted = True
             if g.combats != combats:  # a stop after this combat sees the turn over, no frame left (scenarios)

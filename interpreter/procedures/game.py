@@ -24,6 +24,7 @@ from ..core.rng import Rng, seed_state
 from ..core.rules import Rules
 from ..core.skips import skip_kind
 from ..core.state import GameState, HouseState
+from . import moments, victory
 from .phases import action_phase, planning_phase, westeros_phase
 
 Proc = Generator[Decision, object, object]
@@ -34,6 +35,8 @@ TIEBREAKERS = {
     "most-land-areas": ("land areas", lambda g, h: -len(control.controlled_areas(g.state, g.board, h))),
     "highest-supply": ("supply", lambda g, h: -g.state.houses[h].supply),
     "highest-iron-throne": ("iron throne", lambda g, h: g.state.position(h, g.turn_track)),
+    "most-victory-points": ("victory points", lambda g, h: -g.victory_points(h)),
+    "most-power": ("power", lambda g, h: -g.state.houses[h].power),
 }
 
 
@@ -333,6 +336,8 @@ class Game(RulesHooks):
         event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
                  "type": type_, "rule": rule, "text": text, **data}
         self.events.append(event)
+        if type_ in moments.EVENT_MOMENTS and self.game_rec.get("game_abilities"):
+            moments.queue_event(self, event)  # a moment of a game ability: it resolves at the next settling point
         return event
 
     # ---- the game --------------------------------------------------------------------------------
@@ -346,24 +351,39 @@ class Game(RulesHooks):
                 yield from self.after_setup()
                 st.phase = "planning"  # no Westeros Phase in round 1 (R1.4)
             max_rounds = self.options.rounds or self.game_rec["max_rounds"]
+            # each phase: its start, its body and its end, with the moments of game abilities (moments.py); a
+            # restart inside the abilities that follow a phase's body does not run the body again (`ended`)
             while True:
                 if st.phase == "westeros":
-                    self._checkpoint_at_phase_start()
-                    yield from westeros_phase(self)
+                    if not moments.ended(self, "westeros"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "westeros")
+                        yield from westeros_phase(self)
+                    yield from moments.phase_end(self, "westeros")
                     if stop == "westeros":
                         break
                     st.phase = "planning"
                 if st.phase == "planning":
-                    self._checkpoint_at_phase_start()
-                    yield from planning_phase(self)
+                    if not moments.ended(self, "planning"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "planning")
+                        yield from planning_phase(self)
+                    yield from moments.phase_end(self, "planning")
                     if stop == "planning":
                         break
                     st.phase = "action"
                 if st.phase == "action":
-                    self._checkpoint_at_phase_start()
-                    yield from action_phase(self)
-                    self.check_victory()
-                    if stop in ("action", "round"):
+                    if not moments.ended(self, "action"):
+                        self._checkpoint_at_phase_start()
+                        yield from moments.phase_start(self, "action")
+                        yield from action_phase(self)
+                        self.check_victory()
+                    yield from moments.phase_end(self, "action")
+                    if stop == "action":
+                        break
+                    yield from moments.round_end(self)
+                    self.check_victory_at_round_end()
+                    if stop == "round":
                         break
                 if st.round >= max_rounds:
                     self._end_after_last_round()
@@ -396,6 +416,9 @@ class Game(RulesHooks):
             st.tracks[track] = self.starting_track(track, [h for h in s["influence"][track] if h in st.houses])
         for h in st.houses:
             self._place_units(h, self.starting_units(h))
+        for area, house in (s.get("starting_power_tokens") or {}).items():  # tokens on the board at the start
+            if house in st.houses:
+                st.power_tokens[area] = house
         self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
         st.blocked = list(s.get("blocked") or [])
@@ -408,8 +431,8 @@ class Game(RulesHooks):
     def player_house_at_setup(self, house: str) -> HouseState:
         """A player's house at setup: the setup's power, its starting supply and house cards (R4.11)."""
         sets = self.game_rec["house_card_sets"]
-        hs = HouseState(power=self.starting_power(house), supply=self.rules.house(house)["starting_supply"],
-                        hand=self.rules.cards_of(house, sets))
+        supply = (self.setup_rec.get("starting_supply") or {}).get(house, self.rules.house(house)["starting_supply"])
+        hs = HouseState(power=self.starting_power(house), supply=supply, hand=self.rules.cards_of(house, sets))
         if not hs.hand:
             diags = Diagnostics()
             diags.error("no-house-cards", f"house '{house}' has no house cards in the sets {sets}", None)
@@ -423,9 +446,12 @@ class Game(RulesHooks):
                     self.state.add_unit(p["area"], house, kind)
 
     def _place_garrisons(self) -> None:
-        """Each house in the game puts its garrison in its home area (R4.10, R31.13)."""
+        """Each house in the game puts its garrison in its home area (R4.10, R31.13); a garrison a setup puts in an
+        area that is nobody's home belongs to the house holding the area at the start (its units or power token)."""
         for area, strength in self.setup_rec["garrisons"].items():
             owner = self.board.area(area).home
+            if owner is None:
+                owner = self.controller(area)
             if owner in self.state.houses:
                 self.state.garrisons[area] = strength
                 self.state.garrison_owner[area] = owner
@@ -496,6 +522,11 @@ class Game(RulesHooks):
                       house=house, amount=got)
         return got
 
+    def gain_victory_points(self, house: str, amount: int, rule: str, why: str = "") -> None:
+        """Points from another source than castles (R26; victory.py), then the victory check."""
+        victory.gain(self, house, amount, rule, why)
+        self.check_victory()
+
     def discard_power(self, house: str, amount: int, rule: str, why: str = "") -> int:
         if not self.may_hold_power(house):
             return 0
@@ -523,7 +554,32 @@ class Game(RulesHooks):
         return counts
 
     def victory_points(self, house: str) -> int:
-        return self.victory_table().get(house, 0)
+        """The house's position on the victory track, as the rules set counts it (victory.py)."""
+        return victory.totals(self, self.victory_table()).get(house, 0)
+
+    def victory_winner(self, table: dict[str, int]) -> str | None:
+        """The house that wins by its threshold at this check (victory.py), or None: at once, the first in turn
+        order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
+        if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
+            return None
+        houses = victory.reached(self, victory.totals(self, table), self.may_win)
+        if len(houses) > 1 and self.__dict__.get("_round_end_check"):
+            houses = sorted(houses, key=self.ranking_key)
+        return houses[0] if houses else None
+
+    def check_victory_at_round_end(self) -> None:
+        """The victory check of a rules set that checks at the end of each round (`victory-check`)."""
+        if victory.when(self) != victory.END_OF_ROUND:
+            return
+        self._round_end_check = True
+        try:
+            self.check_victory()
+        finally:
+            self._round_end_check = False
+
+    def ranking_key(self, house: str) -> tuple:
+        """A house's place in the rules set's ranking (R26.3): lower first."""
+        return tuple(measure(self, house) for _, measure in (TIEBREAKERS[t] for t in self.game_rec["tiebreakers"]))
 
     def unit_limit(self, house: str, kind: str) -> int:
         return self.rules.house(house)["unit_limits"].get(kind, 0)
@@ -576,16 +632,20 @@ class Game(RulesHooks):
                       "(no units left)", area=area, house=order["house"], order=order["order"])
 
     def castle_victory(self) -> None:
-        """A house with 7 castles and strongholds wins at once (R26.1)."""
-        need = self.game_rec["victory_points"]
-        table = self.victory_table()
-        for house in self.turn_order:
-            if self.may_win(house) and table.get(house, 0) >= need:
-                self.state.winner = house
-                self.state.end_reason = "victory-points"  # END_REASONS
-                self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins",
-                          house=house)
-                raise GameOver
+        """A house with 7 castles and strongholds wins at once (R26.1); the rules set may say otherwise (victory.py:
+        thresholds per house, points, when it is checked)."""
+        house = self.victory_winner(self.victory_table())
+        if house is None:
+            return
+        need = victory.threshold(self, house)
+        self.state.winner = house
+        if victory.count(self) == victory.CASTLES:
+            self.state.end_reason = "victory-points"  # END_REASONS
+            self.emit("victory", "R26.1", f"{house} controls {need} castles and strongholds and wins", house=house)
+        else:
+            self.state.end_reason = "victory-points"  # END_REASONS
+            self.emit("victory", "R26.1", f"{house} reaches {need} victory points and wins", house=house)
+        raise GameOver
 
     def _end_after_last_round(self) -> None:
         """After the last round the most castles wins; ties by land areas, supply, Iron Throne (R26.3)."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ..core import control, cursor
 from ..core.procedure_registry import procedure
 from ..effects import Scope, reached_calls, run
+from . import moments
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -106,8 +107,9 @@ def westeros_phase(g: Game) -> Proc:
         drawn, start = [list(d) for d in resume["drawn"]], resume["next"]
     for i in range(start, len(drawn)):
         deck, card = drawn[i]
-        restart = cursor.restarting(g)  # inside this card's resolution: it was announced already
         cursor.place(st, cursor.WESTEROS_RESOLVE, drawn=drawn, next=i)
+        yield from moments.settle(g, "card")  # game abilities of what happened since (cards revealed, ...)
+        restart = cursor.restarting(g)  # inside this card's resolution: it was announced already
         rec = g.rules.westeros_card(card)
         if not restart:
             g.emit("resolve-card", "R6.2.4", f"resolving {rec['name']} (deck {deck.upper()})", card=card)

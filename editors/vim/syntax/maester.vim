@@ -10,13 +10,13 @@ syn case match
 " words are kebab-case: a "-" between letters or digits is part of the word
 syn iskeyword @,48-57,45
 
-syn keyword maesterStatement by choose count distinct else every for from if in let may option pay
-syn keyword maesterStatement remove replace when
+syn keyword maesterStatement add-abilities by choose condition count distinct else every for from if
+syn keyword maesterStatement in let may option pay remove replace when
 syn keyword maesterLogical and or not
 syn keyword maesterBoolean true false
 
 " a top-level declaration: KIND ID at the start of a line
-syn match maesterDeclaration /^\%(westeros-card\|wildling-card\|vassal-card\|house-card\|tides-card\|unit-kind\|card-set\|overlay\|variant\|board\|house\|order\|setup\|table\|track\|deck\|game\|loan\)\>/ nextgroup=maesterDeclId skipwhite
+syn match maesterDeclaration /^\%(westeros-card\|wildling-card\|game-ability\|vassal-card\|house-card\|tides-card\|objective\|unit-kind\|card-set\|overlay\|variant\|board\|house\|order\|setup\|table\|track\|deck\|game\|loan\)\>/ nextgroup=maesterDeclId skipwhite
 syn match maesterDeclId /\<[a-z][a-z0-9-]*\>/ contained
 " an ability: when TRIGGER
 syn match maesterTrigger /\%(\<when\s\+\)\@<=\%(after-winner-determination\|combat-strength\|before-combat\|after-combat\|immediately\|casualties\|retreat\|cancel\)\>/

@@ -1,0 +1,92 @@
+"""Objectives (A Feast for Crows): the card kind with its condition, dealt and scored by primitives; hands are
+secret in every view; the scenario plays to its end and restarts from the state alone."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from maester.dsl import CompileError, compile_paths
+from maester.dsl.compile import default_content_dir
+from maester.dsl.diagnostics import Diagnostics
+from maester.env.observe import view
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.frontends.agents import agents_for
+from maester.interpreter.mod import ModOptions, new_game
+
+from .conftest import REPO
+from .restarts import check_game
+
+PACK = REPO / "examples" / "packs" / "a-feast-for-crows"
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules.default("a-feast-for-crows", [default_content_dir(), PACK])
+
+
+def test_the_scenario_plays_to_its_end_by_objective_points(rules):
+    game = new_game(rules, "ffc-4p", seed=3)
+    game.play(agents_for(game.state.houses, "random", 3))
+    assert game.over and set(game.state.houses) == {"arryn", "baratheon", "lannister", "stark"}
+    assert game.rules.house("arryn")["power_tokens"] == 19
+    scored = [e for e in game.events if e["type"] == "objective-scored"]
+    assert scored  # random players still meet some objectives (Lannister starts on its special one)
+    for e in scored:  # each scoring gives the points printed for that house
+        assert e["points"] == rules.bundle["objectives"][e["objective"]]["points"].get(e["house"], 0)
+    points = {h: sum(e["points"] for e in scored if e["house"] == h) for h in game.state.houses}
+    assert {h: game.victory_points(h) for h in game.state.houses} == points
+    assert "victory points" in game.state.end_reason
+
+
+def test_hands_are_secret_and_scored_objectives_public(rules):
+    game = new_game(rules, "ffc-4p", seed=4, options=ModOptions(rounds=2))
+    game.play(agents_for(game.state.houses, "random", 4))
+    hands = game.state.modules["objectives"]["hands"]
+    for house in game.state.houses:
+        mine = view(game, house)["objectives"]
+        assert mine["hand"] == sorted(hands[house]) and len(mine["hand"]) == 3
+        assert mine["hand_sizes"] == {h: 3 for h in game.state.houses}
+        other = next(h for h in game.state.houses if h != house)
+        assert not set(view(game, other)["objectives"]["hand"]) & (set(hands[house]) - set(hands[other]))
+        draws = [s for s in view(game, other)["secrets"] if s["type"] == "objectives"]
+        assert all(e["house"] != house for e in game.events if e["type"] == "objectives" and "secret" in e
+                   and e["n"] in {s["n"] for s in draws})
+
+
+def test_objective_decisions_restart_from_the_state_alone(rules):
+    report = check_game(rules, "ffc-4p", 5, False, rounds=2, ahead=2, every=5)
+    assert report.checked["objective-return"]
+    assert not sum(report.failed.values()), report.text()
+
+
+def _diags(tmp_path: Path, text: str) -> Diagnostics:
+    (tmp_path / "pack").mkdir(exist_ok=True)
+    (tmp_path / "pack" / "x.mst").write_text(text, encoding="utf-8")
+    diags = Diagnostics()
+    with contextlib.suppress(CompileError):
+        compile_paths([default_content_dir(), tmp_path / "pack"], diags, cache=False)
+    return diags
+
+
+@pytest.mark.parametrize(("text", "code", "line"), [
+    ('objective o "O" {\n  points stark 1\n}\n', "objective-condition", 1),
+    ('objective o "O" {\n  condition controls(house, winterfell)\n  condition true\n}\n', "objective-condition", 3),
+    ('objective o "O" {\n  condition power(house)\n}\n', "wrong-type", 2),
+    ('loan l "L" {\n  effect { condition true }\n}\n', "misplaced-condition", 2),
+])
+def test_a_wrong_objective_is_a_located_error(tmp_path, text, code, line):
+    diags = _diags(tmp_path, text)
+    found = [d for d in diags if d.code == code]
+    assert found, [f"{d.code}: {d.message}" for d in diags]
+    assert found[0].span.line == line
+
+
+def test_a_house_card_draft_restarts_at_every_pick():
+    pack = REPO / "examples" / "packs" / "draft-house-cards"
+    rules = Rules.default("draft-house-cards", [default_content_dir(), pack])
+    report = check_game(rules, "base-3p", 2, False, rounds=1, ahead=2, every=3)
+    assert report.checked["draft-card"] >= 7
+    assert not sum(report.failed.values()), report.text()
