@@ -469,13 +469,6 @@ _EFFECTS = [
             "{house} gains {amount} victory points",
             "Points the victory track counts when the rules set's `victory-count` is points or "
             "castles-and-points; a house never goes below 0.", rules=("R26",)),
-    # steps before the game
-    _effect("draft-house-cards", [P("sets", "list:card-set", "the card sets whose cards form the pool"),
-                                  P("count", "int", "house cards each player house drafts")],
-            "the houses draft {count} house cards each from the cards of {sets}",
-            "The player houses' decks are set aside; in a snake order (turn order, then reversed, ...) each house "
-            "picks one card of the shared pool (every house card of the sets) at a time until each holds "
-            "`count` (fewer when the pool is small). Picks are public.", rules=("R4",)),
     # objectives (A Feast for Crows)
     _effect("deal-objectives", [P("count", "int", "objective cards each player house draws"),
                                 P("keep", "int", "how many it keeps; it gives the others back")],

@@ -191,13 +191,6 @@ SEMANTICS: dict[str, Semantics] = {
         "adds amount to them (not below 0); the victory track counts them when the rules set's victory-count is "
         "points or castles-and-points; a victory check follows where the rules set checks at once.",
         events="victory-points (when the amount is not 0)"),
-    # ---- steps before the game
-    "draft-house-cards": Semantics(
-        "the house cards of the sets (those of a house); the player houses in turn order.",
-        "every player house's hand and discards are emptied; then, in snake order, each picks one card of the "
-        "pool into its hand until each holds `count` (at most pool size / houses); hands end sorted.",
-        decision="draft-card: the house whose pick it is — the cards still in the pool",
-        events="draft (the pool; then one per pick)"),
     # ---- objectives
     "deal-objectives": Semantics(
         "the rules set's objectives; the objective deck (`modules.objectives.deck`, shuffled at its first use).",

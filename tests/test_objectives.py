@@ -82,11 +82,3 @@ def test_a_wrong_objective_is_a_located_error(tmp_path, text, code, line):
     found = [d for d in diags if d.code == code]
     assert found, [f"{d.code}: {d.message}" for d in diags]
     assert found[0].span.line == line
-
-
-def test_a_house_card_draft_restarts_at_every_pick():
-    pack = REPO / "examples" / "packs" / "draft-house-cards"
-    rules = Rules.default("draft-house-cards", [default_content_dir(), pack])
-    report = check_game(rules, "base-3p", 2, False, rounds=1, ahead=2, every=3)
-    assert report.checked["draft-card"] >= 7
-    assert not sum(report.failed.values()), report.text()
