@@ -118,3 +118,17 @@ def _draft_influence(g, sc, a, st) -> Proc:
         g.state.seized_tokens.pop(g.token_of_track(track), None)  # the first place holds the token (R10.6)
         f.update(track=f["track"] + 1, picks={})
     cursor.leave(g, f)
+
+
+def public_part(state) -> dict:
+    """What every house may know of the steps before the game (env/observe.py): the seats drawn, and the pool
+    and picks of a house card draft in progress (public: the draft shows the pool and every pick; the frame
+    holding them is otherwise hidden, like every frame)."""
+    out: dict = {}
+    seats = state.modules.get(STATE_KEY, {}).get("seats")
+    if seats:
+        out["seats"] = list(seats)
+    draft = next((f for f in state.frames if f["at"] == DRAFT_CARDS), None)
+    if draft is not None:
+        out["draft"] = {"pool": sorted(draft["pool"]), "picks": {h: list(p) for h, p in sorted(draft["picks"].items())}}
+    return out
