@@ -118,3 +118,13 @@ def test_a_wrong_argument_is_a_located_error(tmp_path, body, code):
     found = [d for d in diags if d.code == code]
     assert found, [f"{d.code}: {d.message}" for d in diags]
     assert found[0].span.line == 3
+
+
+def test_a_foreign_card_in_hand_is_refused_without_a_draft(draft, bundle):
+    """A scenario may give Stark a Lannister card only under a rules set that drafts house cards."""
+    from maester.interpreter.frontends.scenario import Scenario, ScenarioError, run_scenario
+
+    path = PACKS / "draft-house-cards" / "scenarios" / "foreign-card.yaml"
+    assert run_scenario(draft, Scenario.load(path)).ok
+    with pytest.raises(ScenarioError, match="is a lannister card, not one of stark's"):
+        run_scenario(Rules(bundle), Scenario.load(path))

@@ -132,3 +132,17 @@ def public_part(state) -> dict:
     if draft is not None:
         out["draft"] = {"pool": sorted(draft["pool"]), "picks": {h: list(p) for h, p in sorted(draft["picks"].items())}}
     return out
+
+
+def _calls(node, name: str) -> bool:
+    if isinstance(node, dict):
+        return node.get("do") == name or any(_calls(v, name) for v in node.values())
+    if isinstance(node, list):
+        return any(_calls(v, name) for v in node)
+    return False
+
+
+def drafts_house_cards(g: Game) -> bool:
+    """Does the rules set draft house cards before the game (a house may then hold another house's cards)?"""
+    records = g.rules.bundle.get("game_abilities") or {}
+    return any(_calls(records[a]["abilities"], "draft-house-cards") for a in g.game_rec.get("game_abilities") or ())
