@@ -73,7 +73,9 @@ def reference_markdown() -> str:
             out.append(_sig(p))
             out.append("")
             out.append(f"Reads: “{p.english}”." + (f" {p.doc}" if p.doc else ""))
-            if p.windows:
+            if p.windows == ("game-start",):  # the steps before the game
+                out.append("Only in a game ability's `when game-start` (a step before the game).")
+            elif p.windows:
                 out.append(f"Only in the combat windows: {', '.join(p.windows)}.")
             if p.block:
                 out.append("Takes a block of `option` entries.")

@@ -560,6 +560,15 @@ class English:
             + ("" if isinstance(a["steps"], int) and a["steps"] >= 0
                else f", then {verb_only(h, 'reconciles')} {its(h)} armies to the new supply"),
             "adjust-supply": lambda: "every house adjusts its supply and reconciles its armies",
+            "draft-house-cards": lambda: f"the houses draft {self.amount(a['hand-size'], 'house card', env)} each, "
+                                         f"one at a time, from the cards of the set {e('set')} of every house in "
+                                         "play, " + (f"picking in this order: {e('order')}" if has("order")
+                                                     else "picking in turn order")
+                                         + (", the order reversing after each turn" if a.get("snake") else "")
+                                         + "; the pool and every pick are public",
+            "assign-houses": lambda: "each player's seat is given a house at random",
+            "draft-influence": lambda: "track by track, each house picks a free position on the influence tracks, "
+                                       + (f"in this order: {e('order')}" if has("order") else "in turn order"),
             "muster": lambda: f"{verb(h, 'musters')} units in "
                               + (e("in") if has("in") else
                                  f"the castle and stronghold areas {verb(pronoun(h), 'controls')}"),

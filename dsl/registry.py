@@ -489,6 +489,25 @@ _EFFECTS = [
     # phase procedures shared by several cards
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),
+    _effect("draft-house-cards", [P("set", "card-set", "the card set whose cards (of the player houses) make "
+                                    "the pool"),
+                                  P("hand-size", "int", "how many cards each house drafts"),
+                                  P("order", "list:house", "the picking order (default: the turn order)",
+                                    default=[]),
+                                  P("snake", "bool", "true: the order reverses every other turn", default=False)],
+            "the houses draft {hand-size} house cards each from the cards of the set {set}",
+            "A step before the game (`when game-start`): the pool is public; the houses pick one card at a time "
+            "(each pick public) until each holds the hand size; each hand replaces the house's hand and discard "
+            "pile.", windows=("game-start",), rules=("R4",)),
+    _effect("assign-houses", [], "the players' seats are given houses at random",
+            "A step before the game: the seat -> house mapping is drawn with the game's random generator "
+            "(public; kept in the state for the frontends that seat players).", windows=("game-start",),
+            rules=("R4",)),
+    _effect("draft-influence", [P("order", "list:house", "the picking order (default: the turn order)",
+                                  default=[])],
+            "the houses draft their positions on the influence tracks",
+            "A step before the game: track by track, each house in the order picks a free position (public); "
+            "the dominance tokens go to the first places.", windows=("game-start",), rules=("R4", "R5.6")),
     _effect("muster", [P("house", "house"), P("in", "list:area", "areas to muster in (default: every "
                                               "castle or stronghold area it controls; a list that comes "
                                               "out empty: none)", required=False)],

@@ -191,6 +191,28 @@ SEMANTICS: dict[str, Semantics] = {
         "adds amount to them (not below 0); the victory track counts them when the rules set's victory-count is "
         "points or castles-and-points; a victory check follows where the rules set checks at once.",
         events="victory-points (when the amount is not 0)"),
+    # ---- steps before the game (only in `when game-start`)
+    "draft-house-cards": Semantics(
+        "the card set's cards whose `house` is a player house (the pool); the order (default: the turn order), "
+        "kept to player houses, each once.",
+        "picks go one at a time in the order (reversed every other turn when `snake`) until each house holds "
+        "`hand-size` cards or the pool is empty; then each house's hand becomes its picks (sorted) and its "
+        "discard pile is emptied. The draft in progress is the frame `pregame.draft-cards`.",
+        decision="draft-house-card: each house in turn — the cards left in the pool, sorted (not asked when one "
+                 "is left)",
+        events="draft-pool (the pool), draft-pick (each pick, public), cards (per house, its drafted hand)"),
+    "assign-houses": Semantics(
+        "the player houses (setup order) and the state's random generator.",
+        "the houses are shuffled (Fisher-Yates with the game's generator) into `modules.pregame.seats`, seat 1 "
+        "first.", events="houses-assigned"),
+    "draft-influence": Semantics(
+        "the influence tracks (the state's order) and the order (default: the turn order), kept to player houses.",
+        "track by track, each house of the order picks a free place among 1..n (n: the houses of the order); the "
+        "track becomes the houses by place, houses outside the order after them; the first place's dominance "
+        "token is no longer seized. The draft in progress is the frame `pregame.draft-influence`.",
+        decision="influence-position: each house in the order — the free places, as strings (not asked when "
+                 "one is left)",
+        events="influence-pick (each pick, public), track (each track once set)"),
     # ---- objectives
     "deal-objectives": Semantics(
         "the rules set's objectives; the objective deck (`modules.objectives.deck`, shuffled at its first use).",

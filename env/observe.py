@@ -16,6 +16,8 @@ what a house sees (and a test inspects it for leaks):
 - any event with a `secret`: only the house it names (or that house's commander).
 - objective cards (`state.modules["objectives"]`): a house sees its own hand, the others' hand sizes, and every
   scored objective (scoring reveals it).
+- steps before the game (interpreter/effects/pregame.py): the seats drawn and a house card draft's pool and
+  picks are public (`pregame`); an influence draft's picks are public events, its frame hidden like any other.
 
 Own house cards and every non-vassal hand are public: the cards a house has not yet discarded are known to
 all (discards are face up). The pending decision is shown only to the house that decides.
@@ -27,6 +29,7 @@ import numpy as np
 
 from maester.interpreter.core.decision_kinds import DECISION_KINDS as CATALOGUE
 from maester.interpreter.core.rules import Rules
+from maester.interpreter.effects.pregame import public_part
 from maester.interpreter.mod.state import DragonsState
 
 HIDDEN = "hidden"
@@ -131,6 +134,9 @@ def view(game, house: str) -> dict:
         extra["objectives"] = {"hand": sorted(hands.get(house, [])),
                                "hand_sizes": {h: len(v) for h, v in sorted(hands.items())},
                                "scored": {h: list(v) for h, v in sorted(objectives.get("scored", {}).items())}}
+    pregame = public_part(st)
+    if pregame:  # the steps before the game: public (seats drawn, the draft's pool and picks)
+        extra["pregame"] = pregame
     return {**extra,
         "house": house, "round": st.round, "phase": st.phase, "decision": decision,
         "houses": houses, "tracks": {t: list(v) for t, v in st.tracks.items()},

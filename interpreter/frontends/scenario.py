@@ -31,6 +31,7 @@ from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
 from ..core.events import COMMON_FIELDS, EVENTS, cites, fields_of
 from ..core.rules import Rules, apply_variant
 from ..core.state import GameState, HouseState
+from ..effects.pregame import drafts_house_cards
 from ..mod import ModOptions, new_game
 from ..mod.state import FIELDS as MOD_FIELDS
 from ..mod.state import DragonsState
@@ -676,7 +677,8 @@ class _Ids:
             raise self.sc.fail(f"unknown house card '{card}'", where,
                                hint_for(str(card), self.rules.bundle["house_cards"], show_all=0))
         vassals = DragonsState.of(self.game.state).vassals
-        if rec.get("house") not in (None, house) and not rec.get("vassal") and house not in vassals:
+        if (rec.get("house") not in (None, house) and not rec.get("vassal") and house not in vassals
+                and not drafts_house_cards(self.game)):  # (a drafted hand holds any house's cards)
             raise self.sc.fail(f"'{card}' is a {rec['house']} card, not one of {house}'s", where)
 
     def flag_of_token(self, token: str) -> str | None:
