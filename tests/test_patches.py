@@ -62,7 +62,7 @@ def test_pack_scenarios_name_their_pack_and_variant():
     """A scenario plays what it names (issue 19): `maester explain` with no --pack or --variant runs the example
     packs' scenarios with their packs and variants, as `--pack DIR --variant ID` would."""
     files = sorted(str(f) for f in PACKS.glob("*/scenarios/*.yaml"))
-    assert len(files) == len(PACK_NAMES)
+    assert {f.split("/")[-3] for f in files} == set(PACK_NAMES)  # every pack has scenarios
     for f in files:
         sc = Scenario.load(f)
         assert sc.variant == f.split("/")[-3] and sc.packs, f

@@ -645,7 +645,8 @@ class _Ids:
         self.areas = [a.id for a in game.board.areas]
         self.all_cards = set(rules.bundle["house_cards"]) | set(rules.bundle["westeros_cards"]) | set(
             rules.bundle["wildling_cards"]) | set(rules.bundle.get("loans") or {}) | set(
-            rules.bundle.get("tides_cards") or {})
+            rules.bundle.get("tides_cards") or {}) | set(rules.bundle.get("objectives") or {}) | set(
+            rules.bundle.get("game_abilities") or {})  # the sources an event's `card` may name
 
     def known(self, value, choices, what: str, where: tuple, key: bool = False, prefix: str = "") -> None:
         if value not in choices:
