@@ -1114,16 +1114,16 @@ step("combat.retreat", "One army retreats", "R21.3",
 step("combat.clean-up", "Combat Clean Up", "R21.5",
      "The real order of the Combat Clean Up (R21.5's numbering lists the same acts in another order): (1) the "
      "attacker's March order is taken off its origin (kept aside); (2) a winning attacker with units left advances "
-     "into the embattled area (R21.5.1): the order there is removed, any other house's power token there returns "
-     "to its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; "
-     "a losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes from "
-     "the combat to its discards, or back into the hand when a card says so (R21.5.3); a house with no card left in hand takes back "
-     "its discards except the card just played (R21.5.4); a rules module may put a house's card elsewhere "
+     "into the embattled area (R21.5.1): the order there is removed, any other house's power token there returns to "
+     "its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; a "
+     "losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes from the "
+     "combat to its discards, or back into the hand when a card says so (R21.5.3); a house with no card left in hand "
+     "takes back its discards except the card just played (R21.5.4); a rules module may put a house's card elsewhere "
      "(R35.4); (4) the after-combat abilities run (R20.2.5, R21.5.6); (5) the March order moves into the taken area "
-     "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a "
-     "card removes from the game leave (R43); (7) every order left in an area without its house's units is "
-     "removed (R14.7, R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8) what a "
-     "rules module does when the combat is over; (9) victory is checked.",
+     "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a card "
+     "removes from the game leave (R43); (7) every order left in an area without its house's units is removed (R14.7, "
+     "R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8) what a rules module does when "
+     "the combat is over; (9) victory is checked.",
      emit("no-advance", "R21.5.1", "a card stops the winning attacker's advance: `house`"),
      emit("order-removed", "R21.5.1", "the order in the embattled area, when the attacker advances: `area` only"),
      emit("advance", "R21.5.1", "the attacker takes the area: `area`, `house`"),
