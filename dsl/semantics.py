@@ -32,6 +32,8 @@ def _q(reads: str) -> Semantics:
     return Semantics(reads, "nothing (a query)", NONE, NONE)
 
 
+_GAINED_AT_ONCE = ("outside a combat, a token put in an area a house that wins by loyalty controls is gained at "
+                   "once, R37.6.2: the loyalty check of the Mother of Dragons procedure, victory included")
 _COMBAT = "the combat in progress (outside a combat the primitive is an error of the bundle)"
 
 SEMANTICS: dict[str, Semantics] = {
@@ -297,10 +299,13 @@ SEMANTICS: dict[str, Semantics] = {
     # ---- Mother of Dragons
     "place-loyalty": Semantics(
         "the loyalty tokens left in the supply.", "count loyalty tokens are put in the area (skipped when none "
-        "is left).", events="loyalty, or loyalty-skipped"),
+        "is left).", events="loyalty, or loyalty-skipped; then loyalty-gained, garrison, loyalty-home-lost and "
+        "victory (" + _GAINED_AT_ONCE + ")"),
     "move-loyalty": Semantics(
         "the loyalty tokens of `from`.", "one token moves from `from` to `to` (nothing if `from` has none).",
-        events="loyalty (twice)"),
+        events="loyalty (twice); then loyalty-gained, garrison, loyalty-home-lost and victory (" + _GAINED_AT_ONCE
+               + ")",
+        void="`from` holds no loyalty token (it may have been gained at once since, R37.6.2)"),
     "improve": Semantics("the area's improvements.", "the area counts the icon once more (`improvements`).",
                          events="improve"),
     "degrade": Semantics("the area's improvements.", "the icon of the area counts as absent (`improvements`).",

@@ -72,7 +72,15 @@ def test_the_schemas_refuse_what_the_engine_never_writes(played):
     assert any(p.startswith("/phase:") for p in found) and any("colour" in p for p in found)
     bad_decision = {**decision, "kind": "bribe"}
     assert any(p.startswith("/kind:") for p in formats.problems("decision", bad_decision))
-    assert formats.problems("decision", {**decision, "options": [decision["options"][0]]})  # one answer: never asked
+    # a question with one legal answer is never asked (the rules take it at once)...
+    other = next(d for _, d, _ in (s for _, ss, _ in played for s in ss) if d and d["kind"] != "place-order")
+    found = formats.problems("decision", {**other, "options": [other["options"][0]]})
+    assert found and all(p.startswith("/options") for p in found), found
+    assert formats.problems("decision", {**other, "options": []})
+    # ...except an order placement (R13.2: a forced token taken unasked would show the others its placements)
+    placement = next(d for _, d, _ in (s for _, ss, _ in played for s in ss) if d and d["kind"] == "place-order")
+    assert formats.problems("decision", {**placement, "options": [placement["options"][0]]}) == []
+    assert formats.problems("decision", {**placement, "options": []})
 
 
 def test_every_decision_kind_asked_is_declared_and_most_are_seen(played):

@@ -200,12 +200,20 @@ def is_declared(kind: str) -> bool:
     return kind in DECISION_KINDS
 
 
+# the kinds asked even with a single legal answer: whether an order token is forced depends on the house's secret
+# placements, so taking it unasked would show the others what it placed (R13.2); every other kind is asked only
+# when two or more answers are legal
+ASKED_WITH_ONE_ANSWER = frozenset({"place-order"})
+
+
 def decision_schema() -> dict:
     """The JSON Schema of a decision (`Decision.to_json`), one branch per declared kind."""
     branches = []
     for k in _KINDS:
+        least = 1 if k.kind in ASKED_WITH_ONE_ANSWER else 2
         branches.append({"if": {"properties": {"kind": {"const": k.kind}}},
-                         "then": {"properties": {"options": {"type": "array", "items": k.answers}}},
+                         "then": {"properties": {"options": {"type": "array", "items": k.answers,
+                                                             "minItems": least}}},
                          })
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -13,8 +13,9 @@ from __future__ import annotations
 SKIPS: dict[str, str] = {
     "consolidate-order": "a house's Consolidate Power step orders whose order cannot matter (plain ones, at most "
                          "one special that asks power or muster, Iron Bank orders that cannot buy anything) and "
-                         "that it resolves one after another, no other house having an order left in the step: "
-                         "they resolve in area order (R15.2, R18)",
+                         "whose yields no other house's turn in between can change (only a port's yield depends on "
+                         "the board, R18.2.2, and only another house's order that may put a Ship into its sea can "
+                         "change it): they resolve in area order (R15.2, R18)",
     "does-nothing": "an optional effect (`may`) or a choice (`choose`) whose every answer does nothing (a card "
                     "from an empty pile, a move of a token that is not there, a track move that leaves the "
                     "track as it is)",

@@ -481,7 +481,8 @@ they are listed, and when the question is not asked.
   and `text` (`text` is English, informative only).
 - **decision** `KIND` (RULES): a decision of that kind (schemas/decision.schema.json), citing one of those rules;
   its options are listed in the order given. A decision with a single legal answer is never asked: that answer is
-  taken, and nothing is recorded (no decision number is used).
+  taken, and nothing is recorded (no decision number is used); except an order placement (`place-order`), always
+  asked, so that a forced token shows nothing of the house's secret placements (R13.2).
 - **step**: another step, run at that point (its own section says what it does).
 - **card effect**: a card's effect or its abilities run at that point (docs/effects.md). Every event and decision
   they make carries `source` (and `card`), including those of the procedures their primitives start (listed).

@@ -165,7 +165,12 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
 
 
 # ---- the players' actions between decisions (core/steps.py; docs/procedures.md) ---------------------------------
-from ..core.steps import emit, step  # noqa: E402  (declarations only)
+from ..core.steps import emit, extend, step, sub  # noqa: E402  (declarations only)
+
+# declared here, after vassals.py's part of the extension point: ModGame.combat_over runs the vassals' part first,
+# then loyalty's (mod/loyalty.py `combat_over`)
+extend("combat.over", sub("mod.loyalty", "the tokens that came under a loyalty house's control during the combat "
+                          "(R37.6.2)", times="1"), game="mod", module="interpreter/mod/loyalty.py")
 
 step("game.between-decisions", "Actions between decisions", "R42.4 R42.5",
      "A player may act between two decisions without being asked: give power to another player (R42.4; during a "

@@ -197,16 +197,21 @@ step("mod.loyalty", "Loyalty gained", "R37.6 R37.8",
      "Each house that wins by loyalty, in turn order: it gains the loyalty tokens of every area it controls (area "
      "id order); if it controls its home again after losing it, its garrison returns; if it lost its home, its "
      "victory track drops. Then victory is checked.",
-     emit("loyalty-gained", "R37.6.1", "`area`, `house`, `points`", times="*"),
-     emit("garrison", "R37.8.2", "the garrison returns: `area`, `house`, `points`", times="*"),
-     emit("loyalty-home-lost", "R37.8.1", "`area`, `house`, `points`", times="*"),
+     group(emit("loyalty-gained", "R37.6.1", "`area`, `house`, `points`", times="*"),
+           emit("garrison", "R37.8.2", "the garrison returns: `area`, `house`, `points`"),
+           emit("loyalty-home-lost", "R37.8.1", "`area`, `house`, `points`"),
+           when="for each house that wins by loyalty, in turn order"),
      module=_M, game="mod")
 extend("westeros.before-card", group(emit("loyalty-skipped", "R37.5", "no loyalty token left for the area"),
                                      emit("loyalty", "R37.4.2", "the banner's loyalty token (unless skipped): `area`"),
+                                     sub("mod.loyalty", "a token placed in an area a loyalty house controls is "
+                                         "gained at once (R37.6.2)", times="?"),
                                      when="for each area of the card's banners (R37.4.2)"), game="mod", module=_M)
 extend("westeros.after-cards", sub("mod.loyalty", times="1"), game="mod", module=_M)
 extend("bidding.after-reveal", sub("mod.give-bids", times="?"), game="mod", module=_M)
 extend("action.after-march", sub("mod.after-march", times="1"), game="mod", module=_M)
+extend("action.units-arrived", sub("mod.loyalty", "units came into an area holding loyalty tokens: gained at once "
+                                  "outside a combat (R37.6.2)", times="?"), game="mod", module=_M)
 amend("game.victory", "a vassal never wins; a house that wins by loyalty wins with its victory points counted as "
       "below, and the state's `end_reason` is then `loyalty` (R37.3).", game="mod", module=_M)
 amend("game.last-round", "vassals are not ranked (R35.11).", game="mod", module=_M)

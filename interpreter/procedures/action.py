@@ -691,10 +691,13 @@ step("action.march-turn", "A house resolves a march", "R15.2",
 step("action.consolidate-turn", "A house resolves a Consolidate Power order", "R15.2",
      "",
      ask("resolve-consolidate-power", "R15.2", "the house", "at the start of its turn", _WHICH,
-         "when the house has one such order, or when its orders resolve independently of their order: only "
-         "plain Consolidate Power orders, at most one of them special in a castle area (the only one that asks), "
-         "and orders that buy something only when even all the power these orders could gain buys nothing (then "
-         "the first area by id is taken)"),
+         "when the house has one such order, or when its orders resolve independently of their order and no "
+         "other house's turn in between can change what they yield: only plain Consolidate Power orders, at most "
+         "one of them special in a castle area (the only one that asks), and orders that buy something only when "
+         "even all the power these orders could gain buys nothing; and when one of them is in a port, no other "
+         "house has an order left in the step that may put a Ship into that port's sea (a special Consolidate "
+         "Power order in a castle area next to that sea, or an order a rules module adds to the step: R18.2.2) "
+         "(skip kind `consolidate-order`: the first area by id is taken)"),
      either([sub("action.consolidate", times="1")],
             [hook("action.other-order", "an order of a type the base procedures do not know, resolved in this "
                   "step (R18.4)")]),
@@ -759,6 +762,7 @@ step("action.march-out", "The marching units leave", "R16.1 R16.6 R16.8 R24.8",
           "`area` only", times="*"),
      emit("march", "R16.1", "the moves are made: `area` the origin, `house`", times="1"),
      emit("destroy", "R24.8", "the ships of an abandoned port: `area` the port, `house`, `kind`, `count`"),
+     hook("action.units-arrived", "units entered areas without combat (the moves just made)"),
      module=_M)
 step("action.neutral-force", "An attack on a neutral force", "R25",
      "Not a combat (R19): support is called as in a combat, but only for the attacker (R25.2.4); no house cards, "
@@ -769,6 +773,7 @@ step("action.neutral-force", "An attack on a neutral force", "R25",
      emit("power-token", "R16.6", "success: an enemy power token in the area returns to its pool", times="*"),
      emit("neutral-force", "R25.3", "`area`, `house` the attacker (success or failure)", times="1"),
      hook("action.neutral-force-defeated", "after a successful attack"),
+     hook("action.units-arrived", "after a successful attack: the attackers entered the area"),
      module=_M)
 step("action.ports", "Ports after a march", "R21.5.7 R24.7 R24.8",
      "After the march (and its combat), every port in area id order whose ships belong to another house than the "

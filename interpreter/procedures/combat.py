@@ -1014,7 +1014,9 @@ step("combat.house-cards", "House cards", "R19.4 R20.1",
      "units and the order bonus of the Support orders given to it (a support order removed since no longer "
      "counts; its bonus counts while its units are gone until the Combat Clean Up, R14.7). Then the attacker, "
      "then the defender, chooses a house card in secret from its hand (a rules module may give a house another "
-     "hand, R35.2). The chosen card stays in the hand until the Combat Clean Up; the combat's `cards` names it.",
+     "hand, R35.2). The chosen card leaves the hand at once: until the Combat Clean Up it is held apart, in the "
+     "combat (the state's `step.combat.cards` names it, hidden from the others until the reveal); effects that read "
+     "or discard cards of the hand never see it.",
      emit("initial-strength", "R19.4", "first: `strengths` house -> initial strength", times="1"),
      hook("combat.attacker-hand", "the attacker's hand for the combat is made"),
      ask("house-card", "R20.1.1", "the attacker (or who decides for it, R33.7)", "first",
@@ -1112,16 +1114,16 @@ step("combat.retreat", "One army retreats", "R21.3",
 step("combat.clean-up", "Combat Clean Up", "R21.5",
      "The real order of the Combat Clean Up (R21.5's numbering lists the same acts in another order): (1) the "
      "attacker's March order is taken off its origin (kept aside); (2) a winning attacker with units left advances "
-     "into the embattled area (R21.5.1): the order there is removed, any other house's power token there returns "
-     "to its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; "
-     "a losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes to "
-     "its discards, or stays in hand when a card says so (R21.5.3); a house with no card left in hand takes back "
-     "its discards except the card just played (R21.5.4); a rules module may put a house's card elsewhere "
+     "into the embattled area (R21.5.1): the order there is removed, any other house's power token there returns to "
+     "its pool (no event), the units enter; unless a card stops the advance, when they go back to their origin; a "
+     "losing attacker's surviving units are back already; (3) each side's played card, attacker first, goes from the "
+     "combat to its discards, or back into the hand when a card says so (R21.5.3); a house with no card left in hand "
+     "takes back its discards except the card just played (R21.5.4); a rules module may put a house's card elsewhere "
      "(R35.4); (4) the after-combat abilities run (R20.2.5, R21.5.6); (5) the March order moves into the taken area "
-     "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a "
-     "card removes from the game leave (R43); (7) every order left in an area without its house's units is "
-     "removed (R14.7, R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8) what a "
-     "rules module does when the combat is over; (9) victory is checked.",
+     "if an after-combat ability said so and the attacker holds it, else it is removed (R21.5.2); (6) cards a card "
+     "removes from the game leave (R43); (7) every order left in an area without its house's units is removed (R14.7, "
+     "R21.5.5), and a port whose land area nobody controls loses its ships (R24.8); (8) what a rules module does when "
+     "the combat is over; (9) victory is checked.",
      emit("no-advance", "R21.5.1", "a card stops the winning attacker's advance: `house`"),
      emit("order-removed", "R21.5.1", "the order in the embattled area, when the attacker advances: `area` only"),
      emit("advance", "R21.5.1", "the attacker takes the area: `area`, `house`"),

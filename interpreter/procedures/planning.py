@@ -285,8 +285,9 @@ step("planning.area-order", "An order for one area", "R13.2.1 R13.2.3 R13.2.4",
          [ask("place-order", "R13.2.1", "the house", "for the area, when a legal token is left",
               "the legal tokens' ids, each once, sorted by id; then `none` when the house has more areas left "
               "(this one included) than tokens it can still place",
-              "never skipped when two or more answers are legal; a single legal answer is taken without asking",
-              times="?"),
+              "never, not even with a single legal answer: whether a token is forced depends on the house's "
+              "secret placements, so taking it unasked would show the others what the house placed before the "
+              "reveal (R13.2)", times="1"),
           emit("no-order", "R13.2.4", "the answer was `none`: `area`, `house`")]),
      module=_M)
 step("planning.raven", "The Messenger Raven", "R13.5",
