@@ -48,7 +48,8 @@ ORDER_FIELDS = {"description", "set", "type", "value", "support_value", "defense
 SETUP_FIELDS = {"id", "name", "source", "game", "board", "players", "houses", "vassals", "power_tokens",
                 "kings_court_stars", "westeros_decks", "iron_bank", "dragon_strength_rounds",
                 "loyalty_tokens", "neutral_forces", "garrisons", "blocked", "influence", "starting_units",
-                "vassal_starting_units", "notes", "starting_power", "starting_loans", "loan_deck"}
+                "vassal_starting_units", "notes", "starting_power", "starting_loans", "loan_deck",
+                "starting_supply", "starting_power_tokens"}  # the last two: per-setup changes a variant may make
 
 
 def _params(items) -> list:
@@ -337,6 +338,7 @@ def test_base_setup(ref, bundle, ref_setup):
         "westeros_decks": None, "iron_bank": False, "dragon_strength_rounds": [], "loyalty_tokens": {},
         "neutral_forces": s["neutral_forces"], "garrisons": s["garrisons"], "blocked": s["blocked_areas"],
         "influence": s["influence_order"], "starting_units": s["starting_units"], "vassal_starting_units": {},
+        "starting_supply": {}, "starting_power_tokens": {},  # the printed setups: supply from the houses, no tokens
     }
     _assert_fields(f"setup {s['id']}", {k: setup[k] for k in expected}, expected)
     for note in s.get("unit_exceptions", []):
@@ -377,6 +379,7 @@ def test_mod_setup(ref, bundle, ref_setup):
         "starting_units": {h: ref["setups"]["mod_player_starting_units"][h] for h in houses},
         "vassal_starting_units": ({h: ref["setups"]["mod_vassal_starting_units"][h] for h in may_be_vassal}
                                   if s["vassal_count"] else {}),
+        "starting_supply": {}, "starting_power_tokens": {},  # the printed setups: supply from the houses, no tokens
     }
     _assert_fields(f"setup {s['id']}", {k: setup[k] for k in expected}, expected)
     assert f"Player houses: {s['player_houses']}." in setup["notes"]

@@ -120,11 +120,15 @@ def test_a_wrong_argument_is_a_located_error(tmp_path, body, code):
     assert found[0].span.line == 3
 
 
-def test_a_foreign_card_in_hand_is_refused_without_a_draft(draft, bundle):
+def test_a_foreign_card_in_hand_is_refused_without_a_draft(draft, bundle, tmp_path):
     """A scenario may give Stark a Lannister card only under a rules set that drafts house cards."""
     from maester.interpreter.frontends.scenario import Scenario, ScenarioError, run_scenario
 
     path = PACKS / "draft-house-cards" / "scenarios" / "foreign-card.yaml"
     assert run_scenario(draft, Scenario.load(path)).ok
+    # the same position without the pack and variant it names (a scenario plays what it names)
+    plain = tmp_path / "foreign-card.yaml"
+    plain.write_text("".join(line for line in path.read_text(encoding="utf-8").splitlines(keepends=True)
+                             if not line.startswith(("pack:", "variant:"))), encoding="utf-8")
     with pytest.raises(ScenarioError, match="is a lannister card, not one of stark's"):
-        run_scenario(Rules(bundle), Scenario.load(path))
+        run_scenario(Rules(bundle), Scenario.load(plain))

@@ -376,7 +376,7 @@ class Scenario:
                     raise self.fail(f"expect.{key}[{i}] must be a mapping of event fields, like "
                                     "{type: destroy, house: stark}", where)
                 etype = want.get("type")
-                if etype is not None and etype not in EVENTS:
+                if etype is not None and (not isinstance(etype, str) or etype not in EVENTS):
                     raise self.fail(f"expect.{key}[{i}]: no event has the type '{etype}'", (*where, "type"),
                                     hint_for(str(etype), EVENTS, show_all=0) or "event types: docs/scenarios.md")
                 allowed = fields_of(etype) if etype else COMMON_FIELDS + tuple(
