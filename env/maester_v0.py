@@ -20,7 +20,7 @@ Actions
     that decides (all zeros for the others). An illegal action raises `IllegalDecision` and changes nothing.
 
 Observations
-    `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
+    `Dict(observation=Box(-1, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
     is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`), the house's
     information set only: others' orders face down until revealed, bids hidden until revealed, the
     opponent's house card until both are chosen, deck orders never, the top wildling card only to the
@@ -84,9 +84,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         n = len(self.action_table)
         self._action_space = spaces.Discrete(n)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(-1.0, np.inf, (self.encoder.size,), np.float32),  # -1: a March -1 bonus
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         })
+        self.state_space = spaces.Box(-1.0, np.inf, (self.encoder.size,), np.float32)
         self._next_seed = 0
         self.game = None
 
@@ -172,7 +173,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return view(self.game, agent)
 
     def state(self) -> np.ndarray:
-        raise NotImplementedError("maester_v0 has no global state vector: use env.game.state (the full position)")
+        """The global state for centralised critics: the position with no secret kept (`global_state.full_view`),
+        encoded like the observations (`state_space`). For training only: it shows what the rules hide."""
+        from .global_state import full_view
+
+        return self.encoder.encode(full_view(self.game))
 
     # ---- text ----------------------------------------------------------------------------------------
     def render(self) -> str | None:

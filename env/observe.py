@@ -27,6 +27,8 @@ from maester.interpreter.core.decision_kinds import DECISION_KINDS as CATALOGUE
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.mod.state import DragonsState
 
+from .features import make_parts, public_parts
+
 HIDDEN = "hidden"
 AFTER_REVEAL = ("messenger-raven", "wildling-top")  # Planning Phase decisions asked once orders are face up
 PHASES = ("setup", "westeros", "planning", "action", "over")
@@ -125,6 +127,7 @@ def view(game, house: str) -> dict:
         "dragon_strength": ms.dragon_strength, "vassals": list(ms.vassals), "commanders": dict(ms.commanders),
         "bank": list(ms.bank), "loans": {h: list(v) for h, v in ms.loans.items()},
         "secrets": secrets, "winner": st.winner, "end_reason": st.end_reason,
+        **public_parts(game, house),
     }
 
 
@@ -144,7 +147,7 @@ def lean_view(game, house: str) -> dict:
         hidden = h in vassals and h != house and actor(h) != house
         houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid, "vassal": h in vassals,
                      "victory_points": points.get(h, 0), "hand": HIDDEN if hidden else hs.hand,
-                     "hand_size": len(hs.hand), "discards": hs.discards}
+                     "hand_size": len(hs.hand), "discards": hs.discards, "removed": hs.removed}
     d = game.decision
     return {"house": house, "round": st.round, "phase": st.phase,
             "decision": {"house": d.house, "kind": d.kind} if d is not None else None,
@@ -153,7 +156,7 @@ def lean_view(game, house: str) -> dict:
             "neutral_forces": st.neutral_forces, "blocked": st.blocked, "wildling_threat": st.wildling_threat,
             "wildling_top": known_wildling_top(game, house),
             "deck_sizes": {k: len(v) for k, v in st.decks.items()}, "wildling_deck_size": len(st.wildling_deck),
-            "loyalty": ms.loyalty}
+            "loyalty": ms.loyalty, **public_parts(game, house)}
 
 
 class Encoder:
@@ -167,8 +170,11 @@ class Encoder:
       vassal, is-me, hand size, hand one-hot over all house cards (zeros when hidden), discards one-hot;
     - global: round, phase one-hot, wildling threat, blade used, raven used, deck sizes, wildling deck size,
       known top wildling card one-hot (cards + none), pending decision kind one-hot when it is mine
-      (`DECISION_KINDS`), am-I-to-decide.
-    Counts are raw numbers (not normalised) so a value keeps its meaning across setups.
+      (`DECISION_KINDS`), am-I-to-decide;
+    - then the parts of `maester.env.features` (the combat in progress, the pending decision's context, Mother of
+      Dragons, removed cards and seized tokens), one section each.
+    Counts are raw numbers (not normalised) so a value keeps its meaning across setups. Every feature's name and
+    range: `feature_names()` (docs/agents.md lists them by pattern).
     """
 
     def __init__(self, rules: Rules, setup_id: str):
@@ -190,6 +196,8 @@ class Encoder:
             + len(DECISION_KINDS) + 1
         self.sections = {"areas": len(self.areas) * self.area_width, "houses": H * self.house_width,
                          "global": self.global_width}
+        self._parts_at = sum(self.sections.values())
+        self._init_parts(rules, game)
         self.size = sum(self.sections.values())
         self._h = {h: i for i, h in enumerate(self.houses)}
         self._k = {k: i for i, k in enumerate(self.kinds)}
@@ -198,6 +206,38 @@ class Encoder:
         self._w = {c: i for i, c in enumerate(self.wildlings)}
         self._a = {a: i for i, a in enumerate(self.areas)}
         self._kind = {k: i for i, k in enumerate(DECISION_KINDS)}
+
+    def _init_parts(self, rules: Rules, game: dict) -> None:
+        """The sections of `maester.env.features`, after the global one."""
+        b = rules.bundle
+        self.game_rec = game
+        self.max_power = max(rules.house(h)["power_tokens"] for h in self.houses)
+        self.max_supply = 6
+        self.tides = sorted(b.get("tides_cards") or {})
+        self.loans = sorted(b.get("loans") or {})
+        self.all_cards = sorted({*self.cards, *self.wildlings, *(b.get("westeros_cards") or {}), *self.tides,
+                                 *self.loans})
+        self.bank_slots = len(game.get("loan_costs") or [])
+        self.tokens = sorted(t["dominance_token"]["id"] for t in b["tracks"].values() if t.get("dominance_token"))
+        self.parts = make_parts(self)
+        self.part_offsets = {}
+        at = self._parts_at
+        for p in self.parts:
+            self.part_offsets[p.name] = at
+            self.sections[p.name] = p.width
+            at += p.width
+
+    def feature_names(self) -> list:
+        """Every feature of the vector in order: `Feature(name, low, high, meaning)`."""
+        from .features import feature_names
+
+        return feature_names(self)
+
+    def encode_parts(self, out: np.ndarray, v: dict) -> np.ndarray:
+        """Write the sections of `maester.env.features` into `out`."""
+        for p in self.parts:
+            p.encode(out, self.part_offsets[p.name], v)
+        return out
 
     def encode(self, v: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -268,4 +308,4 @@ class Encoder:
         if d is not None and d["house"] == v["house"]:
             out[o + self._kind.get(d["kind"], len(DECISION_KINDS) - 1)] = 1.0
             out[o + len(DECISION_KINDS)] = 1.0
-        return out
+        return self.encode_parts(out, v)
