@@ -22,7 +22,7 @@ Actions
     the game ends for every agent, the offender gets `illegal_penalty` (default -1) and the others 0.
 
 Observations
-    `Dict(observation=Box(-1, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
+    `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
     is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`), the house's
     information set only: others' orders face down until revealed, bids hidden until revealed, the
     opponent's house card until both are chosen, deck orders never, the top wildling card only to the
@@ -37,9 +37,11 @@ Options
     text, `"human"` prints it), `illegal_action` (`"raise"` or `"penalty"`) and `illegal_penalty`.
 
 Versions
-    v0 (maester 0.1): first version. A change of the action table's shape, the encoding's layout or the
-    rewards makes a new version (`maester_v1`); a new card or area changes the table of the bundle that
-    has it (`env.action_table.digest` tells).
+    v0 (maester 0.1): first version. v1 (`maester_v1`): the observation adds the public parts of
+    `maester.env.features` after v0's sections (the combat in progress, the decision's context, Mother of
+    Dragons, removed cards, seized tokens) and its Box starts at -1; actions and rewards are v0's. A change of
+    the action table's shape, the encoding's layout or the rewards makes a new version (`maester_v2`); a new
+    card or area changes the table of the bundle that has it (`env.action_table.digest` tells).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def env(**kwargs) -> raw_env:
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {"name": "maester_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    FULL_OBSERVATION = False  # v0's layout: board, houses, globals only (maester_v1 adds the public parts)
 
     def __init__(self, setup: str = "base-3p", variant: str | None = None, rounds: int | None = None,
                  tides_of_battle: bool = False, render_mode: str | None = None, rules=None,
@@ -85,15 +88,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.setup, self.rounds, self.tides_of_battle = setup, rounds, tides_of_battle
         self.render_mode = render_mode
         self.action_table = ActionTable(self.rules, setup)
-        self.encoder = Encoder(self.rules, setup)
+        self.encoder = Encoder(self.rules, setup, parts=self.FULL_OBSERVATION)
+        low = -1.0 if self.FULL_OBSERVATION else 0.0  # v1: -1 is a March -1 order's bonus in a combat
         self.possible_agents = sorted(self.rules.setup(setup)["houses"])
         n = len(self.action_table)
         self._action_space = spaces.Discrete(n)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(-1.0, np.inf, (self.encoder.size,), np.float32),  # -1: a March -1 bonus
+            "observation": spaces.Box(low, np.inf, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         })
-        self.state_space = spaces.Box(-1.0, np.inf, (self.encoder.size,), np.float32)
+        self.state_space = spaces.Box(low, np.inf, (self.encoder.size,), np.float32)
         self._next_seed = 0
         self.game = None
 

@@ -171,13 +171,13 @@ class Encoder:
     - global: round, phase one-hot, wildling threat, blade used, raven used, deck sizes, wildling deck size,
       known top wildling card one-hot (cards + none), pending decision kind one-hot when it is mine
       (`DECISION_KINDS`), am-I-to-decide;
-    - then the parts of `maester.env.features` (the combat in progress, the pending decision's context, Mother of
-      Dragons, removed cards and seized tokens), one section each.
+    - then (unless `parts=False`: `maester_v0`'s layout) the parts of `maester.env.features` (the combat in
+      progress, the pending decision's context, Mother of Dragons, removed cards and seized tokens), one each.
     Counts are raw numbers (not normalised) so a value keeps its meaning across setups. Every feature's name and
     range: `feature_names()` (docs/agents.md lists them by pattern).
     """
 
-    def __init__(self, rules: Rules, setup_id: str):
+    def __init__(self, rules: Rules, setup_id: str, parts: bool = True):
         setup = rules.setup(setup_id)
         board = rules.board(setup["board"])
         game = rules.game(setup["game"])
@@ -197,7 +197,7 @@ class Encoder:
         self.sections = {"areas": len(self.areas) * self.area_width, "houses": H * self.house_width,
                          "global": self.global_width}
         self._parts_at = sum(self.sections.values())
-        self._init_parts(rules, game)
+        self._init_parts(rules, game, parts)
         self.size = sum(self.sections.values())
         self._h = {h: i for i, h in enumerate(self.houses)}
         self._k = {k: i for i, k in enumerate(self.kinds)}
@@ -207,8 +207,8 @@ class Encoder:
         self._a = {a: i for i, a in enumerate(self.areas)}
         self._kind = {k: i for i, k in enumerate(DECISION_KINDS)}
 
-    def _init_parts(self, rules: Rules, game: dict) -> None:
-        """The sections of `maester.env.features`, after the global one."""
+    def _init_parts(self, rules: Rules, game: dict, parts: bool) -> None:
+        """The sections of `maester.env.features`, after the global one (none for `maester_v0`'s layout)."""
         b = rules.bundle
         self.game_rec = game
         self.max_power = max(rules.house(h)["power_tokens"] for h in self.houses)
@@ -219,7 +219,7 @@ class Encoder:
                                  *self.loans})
         self.bank_slots = len(game.get("loan_costs") or [])
         self.tokens = sorted(t["dominance_token"]["id"] for t in b["tracks"].values() if t.get("dominance_token"))
-        self.parts = make_parts(self)
+        self.parts = make_parts(self) if parts else []
         self.part_offsets = {}
         at = self._parts_at
         for p in self.parts:

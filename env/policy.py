@@ -10,8 +10,8 @@ The protocol (documented in docs/agents.md):
 
 - `context` says which game the policy is dealt into: the house it plays, its seed (derived from the game's seed,
   so a game is reproducible), the setup and variant, the setup's `action_table` and `encoder` (the same as
-  `maester_v0`'s).
-- `act` receives what `maester_v0` gives the house at that step: `observation` (the float32 vector of the house's
+  `maester_v1`'s).
+- `act` receives what `maester_v1` gives the house at that step: `observation` (the float32 vector of the house's
   information set, `Encoder.encode`), `action_mask` (int8, 1 for the legal action ids) and the pending
   `Decision` (its kind, prompt, options and `info`; all of it the house's own to see). It returns an action id
   of the table whose mask entry is 1; anything else is an error naming the policy and the decision.
@@ -118,7 +118,7 @@ def check_kind(kind: str, diags: Diagnostics) -> None:
 
 class PolicyAgent:
     """An engine agent (`act(game, decision)`) around a plug-in policy: it builds the observation and the mask
-    exactly as `maester_v0` does and turns the action id back into the answer."""
+    exactly as `maester_v1` does and turns the action id back into the answer."""
 
     def __init__(self, kind: str, context: PolicyContext):
         self.kind, self.context = kind, context

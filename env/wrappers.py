@@ -8,7 +8,7 @@ own past self), for single-agent libraries (Stable-Baselines3, sb3-contrib's Mas
 
 - The learner's seat: `house` (a player house) or, by default, a seat drawn at every reset among the game's
   player houses (vassals never decide), so one policy learns every seat. `info["house"]` says which.
-- Observations: the learner's observation vector (`maester_v0`'s `observation`; names: `feature_names()`), the
+- Observations: the learner's observation vector (`maester_v1`'s `observation`; names: `feature_names()`), the
   legal actions in `info["action_mask"]` and `action_masks()` (what MaskablePPO asks for).
 - The others: `opponents` is a built-in kind (`random`, `heuristic`, `search`, `isearch`), a `module:factory`
   plug-in (`maester.env.policy`), an engine agent (anything with `act(game, decision)`), or a dict house -> any

@@ -234,10 +234,24 @@ def test_the_combat_steps_are_the_engines():
     assert features.STAGES == STAGE_NAMES and features.NEUTRAL == NEUTRAL
 
 
-def test_pettingzoo_state_is_the_global_state():
-    from maester.env import maester_v0
+def test_maester_v1_passes_the_pettingzoo_api_test_and_keeps_v0_s_layout_first():
+    from pettingzoo.test import api_test
 
-    env = maester_v0.env(setup="base-3p", rounds=1)
+    from maester.env import maester_v0, maester_v1
+
+    api_test(maester_v1.env(setup="mod-4p-with-targaryen", rounds=1), num_cycles=150)
+    v0, v1 = maester_v0.env(setup="base-3p", rounds=1), maester_v1.env(setup="base-3p", rounds=1)
+    v0.reset(seed=4)
+    v1.reset(seed=4)
+    a = v0.agent_selection
+    old, new = v0.observe(a)["observation"], v1.observe(a)["observation"]
+    assert new.size > old.size and np.array_equal(new[:old.size], old)
+
+
+def test_pettingzoo_state_is_the_global_state():
+    from maester.env import maester_v1
+
+    env = maester_v1.env(setup="base-3p", rounds=1)
     env.reset(seed=2)
     s = env.state()
     assert s.shape == env.state_space.shape and env.state_space.contains(s)
