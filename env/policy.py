@@ -14,7 +14,8 @@ The protocol (documented in docs/agents.md):
 - `act` receives what `maester_v1` gives the house at that step: `observation` (the float32 vector of the house's
   information set, `Encoder.encode`), `action_mask` (int8, 1 for the legal action ids) and the pending
   `Decision` (its kind, prompt, options and `info`; all of it the house's own to see). It returns an action id
-  of the table whose mask entry is 1; anything else is an error naming the policy and the decision.
+  of the table whose mask entry is 1, or None to leave this decision to the built-in heuristic agent (e.g. the
+  kinds a policy was not trained on); anything else is an error naming the policy and the decision.
 
 A spec is `package.module:factory` (imported as a module) or `path/to/file.py:factory` (loaded from that file;
 the path is made absolute when the spec is read, so Ray workers on this machine find it too).
@@ -123,6 +124,7 @@ class PolicyAgent:
     def __init__(self, kind: str, context: PolicyContext):
         self.kind, self.context = kind, context
         self.policy = load_factory(kind)(context)
+        self._default = None  # the heuristic agent, made when the policy first leaves a decision to it
         if not callable(getattr(self.policy, "act", None)):
             raise _fail("bad-policy", f"agent '{kind}': the factory returned {type(self.policy).__name__}, which "
                         "has no act(observation, action_mask, decision)")
@@ -135,6 +137,12 @@ class PolicyAgent:
         mask = np.zeros(len(table), dtype=np.int8)
         mask[table.ids_of(d.options, d)] = 1
         action = self.policy.act(obs, mask, d)
+        if action is None:
+            if self._default is None:
+                from maester.interpreter.frontends.agents import HeuristicAgent
+
+                self._default = HeuristicAgent(self.context.seed)
+            return self._default.act(game, d)
         try:
             a = int(action)
         except (TypeError, ValueError):

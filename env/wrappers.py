@@ -14,6 +14,10 @@ own past self), for single-agent libraries (Stable-Baselines3, sb3-contrib's Mas
   plug-in (`maester.env.policy`), an engine agent (anything with `act(game, decision)`), or a dict house -> any
   of these. They answer between two steps of the learner, in the engine's order.
 - Rewards: 0 until the end; then +1 if the learner's house won, -1/(n-1) if not (`maester_v0`'s rule).
+- `learner_kinds` (optional): the decision kinds the learner answers; its other decisions are answered by
+  `delegate` (default: the heuristic agent) — a smaller problem to learn first (orders, cards, bids, ...).
+- `shaping` (default 0): adds `shaping × Δ(my castles − the most castles of another house)` at every step, a
+  potential-based hint toward the end's reward (the sum over a game is `shaping ×` the final margin).
 - Illegal actions: `illegal_action="raise"` (default) raises `IllegalDecision` and changes nothing;
   `"penalty"` follows PettingZoo's convention (`TerminateIllegalWrapper`): the episode ends at once and the
   learner gets `illegal_penalty` (default -1), so `stable_baselines3.common.env_checker.check_env` passes.
@@ -45,7 +49,8 @@ class SingleAgentEnv(gym.Env):
 
     def __init__(self, setup: str = "base-3p", opponents: Any = "heuristic", house: str | None = None,
                  rounds: int | None = None, variant: str | None = None, tides_of_battle: bool = False,
-                 illegal_action: str = "raise", illegal_penalty: float = -1.0, render_mode: str | None = None):
+                 illegal_action: str = "raise", illegal_penalty: float = -1.0, render_mode: str | None = None,
+                 learner_kinds: tuple[str, ...] | None = None, delegate: Any = "heuristic", shaping: float = 0.0):
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, not {illegal_action!r}")
         self.rules = rules_for(variant)
@@ -56,6 +61,9 @@ class SingleAgentEnv(gym.Env):
         self.opponents, self.fixed_house = opponents, house
         self.illegal_action, self.illegal_penalty = illegal_action, float(illegal_penalty)
         self.render_mode = render_mode
+        self.learner_kinds = frozenset(learner_kinds) if learner_kinds else None
+        self.delegate_spec, self.shaping = delegate, float(shaping)
+        self._margin = 0.0
         self.observation_space = spaces.Box(-1.0, np.inf, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.table))
         self.game = None
@@ -83,11 +91,22 @@ class SingleAgentEnv(gym.Env):
         return crew
 
     def _advance(self) -> None:
-        """Let the others answer until the learner is asked or the game ends."""
+        """Let the others (and the delegate, for the kinds the learner leaves) answer until the learner is asked
+        or the game ends."""
         g = self.game
-        while g.decision is not None and g.decision.house != self.house:
+        while g.decision is not None:
             d = g.decision
-            g.answer(self._crew[d.house].act(g, d))
+            if d.house != self.house:
+                g.answer(self._crew[d.house].act(g, d))
+            elif self.learner_kinds is not None and d.kind not in self.learner_kinds:
+                g.answer(self._delegate.act(g, d))
+            else:
+                return
+
+    def _castle_margin(self) -> float:
+        points = self.game.victory_table()
+        mine = points.get(self.house, 0)
+        return float(mine - max((v for h, v in points.items() if h != self.house), default=0))
 
     # ---- the Gymnasium protocol ---------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -102,7 +121,9 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"{wanted!r} is not a player house of this game (players: {', '.join(players)})")
         self.house = wanted or players[int(self.np_random.integers(len(players)))]
         self._crew = self._make_crew(game_seed)
+        self._delegate = self._agent(self.delegate_spec, self.house, game_seed * 1009 + 997)
         self._advance()
+        self._margin = self._castle_margin() if self.shaping else 0.0
         return self._obs(), self._info()
 
     def step(self, action):
@@ -120,6 +141,10 @@ class SingleAgentEnv(gym.Env):
         self._advance()
         done = g.over
         reward = returns(g)[self.house] if done else 0.0
+        if self.shaping:
+            margin = self._castle_margin()
+            reward += self.shaping * (margin - self._margin)
+            self._margin = margin
         return self._obs(), float(reward), done, False, self._info()
 
     def action_masks(self) -> np.ndarray:

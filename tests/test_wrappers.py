@@ -118,3 +118,31 @@ def test_the_maskable_ppo_example_runs_a_few_hundred_steps():
     model = mod.train(256, rounds=1, n_steps=128)
     res = mod.evaluate(model, 3, rounds=1)
     assert res["games"] == 3 and 0 <= res["wins"] <= 3 and res["low"] - 1e-9 <= res["rate"] <= res["high"] + 1e-9
+
+
+def test_the_learner_may_leave_some_kinds_to_a_delegate_and_get_a_shaped_reward():
+    env = SingleAgentEnv("base-3p", rounds=2, learner_kinds=("place-order", "support"), shaping=1.0)
+    env.reset(seed=5)
+    total, done = 0.0, False
+    while not done:
+        assert env.game.over or env.game.decision.kind in ("place-order", "support")
+        _, reward, done, _, info = env.step(_legal(env))
+        total += reward
+    points = env.game.victory_table()
+    margin = points[info["house"]] - max(v for h, v in points.items() if h != info["house"])
+    start = SingleAgentEnv("base-3p", rounds=2, learner_kinds=("place-order", "support"), shaping=1.0)
+    start.reset(seed=5, options={"house": info["house"]})
+    final = 1.0 if info["winner"] == info["house"] else -0.5
+    assert total == pytest.approx(final + margin - start._margin)
+
+
+def test_a_policy_that_answers_none_leaves_the_decision_to_the_heuristic(tmp_path):
+    (tmp_path / "defer.py").write_text("class P:\n    def act(self, o, m, d):\n        return None\n\n\n"
+                                       "def make(context):\n    return P()\n")
+    runs = {}
+    for name, kind in (("deferred", f"{tmp_path / 'defer.py'}:make"), ("heuristic", "heuristic")):
+        r = runner.invoke(app, ["simulate", "-n", "1", "--rounds", "1", "--agents", f"heuristic,stark={kind}",
+                                "--workers", "0", "-o", str(tmp_path / name)])
+        assert r.exit_code == 0, r.output
+        runs[name] = json.loads((tmp_path / name / "games.json").read_text())[0]["state_hash"]
+    assert runs["deferred"] == runs["heuristic"]  # the same seeds: the very same game

@@ -4,7 +4,10 @@
     python examples/rl/train_maskable_ppo.py --timesteps 150000 --eval-games 150 --out ppo-base3p.zip
 
 The learner's seat is drawn at every game among the player houses (one policy for every seat); the other seats
-are heuristic agents (`maester.env.wrappers.SingleAgentEnv`); illegal actions cannot happen (the mask), and would
+are heuristic agents (`maester.env.wrappers.SingleAgentEnv`). The learner makes its house's orders, house cards,
+supports, bids, raids, consolidations and blade choices (`LEARNED`); the heuristic makes its other decisions
+(marches, musters, retreats, ...). Besides the end's reward (+1 a win, -0.5 a loss) a small potential-based
+shaping counts its castle margin over the best other house. Illegal actions cannot happen (the mask), and would
 end the episode with a penalty. The evaluation plays `--eval-games` new games (seeds never trained on), the learner
 rotating over the seats, and prints its win rate with a Wilson 95% interval against the even share 1/3.
 
@@ -25,9 +28,15 @@ import numpy as np
 from maester.env.stats import wilson
 from maester.env.wrappers import SB3Policy, SingleAgentEnv
 
+# the decisions the learner makes; its other ones (marches, musters, retreats, ...) are the heuristic's
+LEARNED = ("place-order", "house-card", "support", "influence-bid", "wildling-bid", "leave-power", "raid",
+           "consolidate", "blade")
+SHAPING = 0.05  # per castle of margin over the best other house (potential-based; see SingleAgentEnv)
 
-def make_env(setup: str, rounds: int | None, seed: int) -> SingleAgentEnv:
-    env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="penalty")
+
+def make_env(setup: str, rounds: int | None, seed: int, shaping: float = SHAPING) -> SingleAgentEnv:
+    env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="penalty",
+                         learner_kinds=LEARNED, shaping=shaping)
     env.reset(seed=seed)
     return env
 
@@ -49,7 +58,7 @@ def train(timesteps: int, setup: str = "base-3p", rounds: int | None = None, see
 def evaluate(model, games: int, setup: str = "base-3p", rounds: int | None = None, seed: int = 1_000_000) -> dict:
     """Win rate of the model's greedy policy, rotating over the seats, on seeds it never trained on."""
     policy = SB3Policy(model, deterministic=True)
-    env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="raise")
+    env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="raise", learner_kinds=LEARNED)
     wins = 0
     for i in range(games):
         env.reset(seed=seed + i // 3)  # each deal from each of the 3 seats
@@ -66,6 +75,15 @@ def evaluate(model, games: int, setup: str = "base-3p", rounds: int | None = Non
     return {"games": games, "wins": wins, "rate": wins / games, "low": lo, "high": hi}
 
 
+class _Learned(SB3Policy):
+    """The model for the kinds it learned; None (the heuristic agent) for the others, as in training."""
+
+    def act(self, observation, action_mask, decision=None):
+        if decision is not None and decision.kind not in LEARNED:
+            return None
+        return super().act(observation, action_mask, decision)
+
+
 def make_policy(context):
     """The `module:factory` plug-in: the model saved at $MAESTER_PPO_MODEL, playing greedily."""
     from sb3_contrib import MaskablePPO
@@ -73,7 +91,7 @@ def make_policy(context):
     path = os.environ.get("MAESTER_PPO_MODEL")
     if not path or not os.path.exists(path):
         raise FileNotFoundError("set MAESTER_PPO_MODEL to a model saved by examples/rl/train_maskable_ppo.py")
-    return SB3Policy(MaskablePPO.load(path, device="cpu"), deterministic=True)
+    return _Learned(MaskablePPO.load(path, device="cpu"), deterministic=True)
 
 
 def main(argv: list[str] | None = None) -> dict:
