@@ -126,3 +126,23 @@ def test_simulate_named_house_always_plays_and_bad_names_are_errors(tmp_path):
                             "--workers", "0", "-o", str(tmp_path / "y")])
     assert r.exit_code == 1 and "setup 'mod-3p' has 3 player houses, but 4 must play" in r.output
     assert not (tmp_path / "y").exists()
+
+
+def test_isearch_answers_legally_and_its_benchmark_runs():
+    import importlib.util
+    from pathlib import Path
+
+    from maester.env.isearch import InfoSetSearchAgent
+
+    game = make_game(rules_for(None), "base-3p", 3, rounds=1)
+    d = game.decision
+    a, b = InfoSetSearchAgent(7, samples=1, candidates=2).act(game, d), InfoSetSearchAgent(7, samples=1,
+                                                                                           candidates=2).act(game, d)
+    assert a == b and d.is_legal(a)
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_isearch.py"
+    spec = importlib.util.spec_from_file_location("bench_isearch", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.main(["--games", "1", "--setup", "base-3p", "--rounds", "1"])
+    assert out["games"] == 1 and out["cpu_all"]["decisions"] > 0
+    assert out["cpu_searched"]["decisions"] <= out["cpu_all"]["decisions"]
