@@ -22,6 +22,8 @@ own past self), for single-agent libraries (Stable-Baselines3, sb3-contrib's Mas
   `"penalty"` follows PettingZoo's convention (`TerminateIllegalWrapper`): the episode ends at once and the
   learner gets `illegal_penalty` (default -1), so `stable_baselines3.common.env_checker.check_env` passes.
 
+`vector_env(n, **kwargs)` runs n copies as one Gymnasium vector environment.
+
 `SelfPlayEnv` is the same with the other seats played by a policy you set and refresh (`set_opponent`), e.g. a
 frozen copy of the learner (`SB3Policy(model)`) updated every few thousand steps.
 """
@@ -220,3 +222,11 @@ class SelfPlayEnv(SingleAgentEnv):
         self._fallback = self._agent(self._fallback_kind, "", seed)
         seat = _PolicySeat(self)
         return {h: seat for h in self.game.state.houses if h != self.house}
+
+
+def vector_env(n: int, asynchronous: bool = False, **kwargs):
+    """`n` copies of `SingleAgentEnv(**kwargs)` as one Gymnasium vector environment (in this process, or one
+    process each with `asynchronous`); the masks come stacked in `infos["action_mask"]`. Reset it with one seed
+    per copy, far apart (`reset(seed=[0, 100000, ...])`): each copy's later games take the seeds after its own."""
+    make = [lambda: SingleAgentEnv(**kwargs) for _ in range(n)]
+    return gym.vector.AsyncVectorEnv(make) if asynchronous else gym.vector.SyncVectorEnv(make)

@@ -146,3 +146,15 @@ def test_a_policy_that_answers_none_leaves_the_decision_to_the_heuristic(tmp_pat
         assert r.exit_code == 0, r.output
         runs[name] = json.loads((tmp_path / name / "games.json").read_text())[0]["state_hash"]
     assert runs["deferred"] == runs["heuristic"]  # the same seeds: the very same game
+
+
+def test_a_vector_of_single_agent_envs_steps_together():
+    from maester.env.wrappers import vector_env
+
+    envs = vector_env(2, setup="base-3p", rounds=1)
+    obs, infos = envs.reset(seed=[10, 20])
+    assert obs.shape == (2, envs.single_observation_space.shape[0]) and infos["action_mask"].shape[0] == 2
+    actions = [int(np.flatnonzero(m)[0]) for m in infos["action_mask"]]
+    obs, rewards, terminated, truncated, infos = envs.step(actions)
+    assert obs.shape[0] == 2 and rewards.shape == (2,)
+    envs.close()
