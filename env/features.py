@@ -96,7 +96,13 @@ def context_view(game, house: str | None) -> dict | None:
         return None
     info = d.info
     area = info.get("area")
-    order = info.get("order") or (game.state.orders.get(area, {}).get("order") if area else None)
+    order = info.get("order")
+    placed = game.state.orders.get(area) if area else None
+    if order is None and placed is not None:
+        from .observe import orders_revealed  # (observe imports this module)
+
+        mine = placed["house"] == d.house or game.actor(placed["house"]) == d.house
+        order = placed["order"] if mine or orders_revealed(game) else None  # never a face-down order of another
     return {"area": area, "order": order, "card": info.get("card"), "for": info.get("for"),
             "options": len(d.options)}
 
