@@ -4,8 +4,9 @@
     python examples/rl/train_maskable_ppo.py --timesteps 20000 --eval-games 90 --out ppo-base3p.zip
 
 The learner's seat is drawn at every game among the player houses (one policy for every seat); the other seats
-are heuristic agents (`maester.env.wrappers.SingleAgentEnv`). The learner makes its house's house cards, supports,
-bids and blade choices (`LEARNED`); the heuristic makes its other decisions (orders, marches, musters, ...).
+are heuristic agents (`maester.env.wrappers.SingleAgentEnv`). The learner makes its house's orders, house cards,
+supports, bids, raids, consolidations and blade choices (`LEARNED`); the heuristic makes its other decisions
+(marches, musters, retreats, ...).
 Besides the end's reward (+1 a win, -0.5 a loss) a small potential-based shaping counts its castle margin over the
 best other house. Illegal actions cannot happen (the mask), and would
 end the episode with a penalty. The evaluation plays `--eval-games` new games (seeds never trained on), the learner
@@ -23,21 +24,41 @@ import argparse
 import os
 import time
 
+import gymnasium as gym
 import numpy as np
 
 from maester.env.stats import wilson
 from maester.env.wrappers import SB3Policy, SingleAgentEnv
 
 # the decisions the learner makes; its other ones (marches, musters, retreats, ...) are the heuristic's
-LEARNED = ("house-card", "support", "influence-bid", "wildling-bid", "blade", "tides-redraw")
+LEARNED = ("place-order", "house-card", "support", "influence-bid", "wildling-bid", "leave-power", "raid",
+           "consolidate", "blade", "tides-redraw")
 SHAPING = 0.1  # per castle of margin over the best other house (potential-based; see SingleAgentEnv)
 
 
-def make_env(setup: str, rounds: int | None, seed: int, shaping: float = SHAPING) -> SingleAgentEnv:
+def scale_of(encoder) -> np.ndarray:
+    """Each feature divided by the top of its documented range (`feature_names()`), so every input is about 0-1."""
+    return (1.0 / np.maximum(1.0, [f.high for f in encoder.feature_names()])).astype(np.float32)
+
+
+class Scaled(gym.ObservationWrapper):
+    def __init__(self, env: SingleAgentEnv):
+        super().__init__(env)
+        self.scale = scale_of(env.encoder)
+        self.observation_space = gym.spaces.Box(-1.0, np.inf, env.observation_space.shape, np.float32)
+
+    def observation(self, observation):
+        return observation * self.scale
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+
+def make_env(setup: str, rounds: int | None, seed: int, shaping: float = SHAPING) -> Scaled:
     env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="penalty",
                          learner_kinds=LEARNED, shaping=shaping)
     env.reset(seed=seed)
-    return env
+    return Scaled(env)
 
 
 def train(timesteps: int, setup: str = "base-3p", rounds: int | None = None, seed: int = 0, verbose: int = 0,
@@ -57,8 +78,8 @@ def train(timesteps: int, setup: str = "base-3p", rounds: int | None = None, see
 
 def evaluate(model, games: int, setup: str = "base-3p", rounds: int | None = None, seed: int = 1_000_000) -> dict:
     """Win rate of the model's greedy policy, rotating over the seats, on seeds it never trained on."""
-    policy = SB3Policy(model, deterministic=True)
     env = SingleAgentEnv(setup, opponents="heuristic", rounds=rounds, illegal_action="raise", learner_kinds=LEARNED)
+    policy = _Learned(model, deterministic=True, scale=scale_of(env.encoder))
     wins = 0
     for i in range(games):
         env.reset(seed=seed + i // 3)  # each deal from each of the 3 seats
@@ -76,12 +97,16 @@ def evaluate(model, games: int, setup: str = "base-3p", rounds: int | None = Non
 
 
 class _Learned(SB3Policy):
-    """The model for the kinds it learned; None (the heuristic agent) for the others, as in training."""
+    """The model (on scaled observations) for the kinds it learned; None (the heuristic agent) for the others."""
+
+    def __init__(self, model, deterministic: bool = True, scale: np.ndarray | None = None):
+        super().__init__(model, deterministic)
+        self.scale = scale
 
     def act(self, observation, action_mask, decision=None):
         if decision is not None and decision.kind not in LEARNED:
             return None
-        return super().act(observation, action_mask, decision)
+        return super().act(observation * self.scale, action_mask, decision)
 
 
 def make_policy(context):
@@ -91,7 +116,7 @@ def make_policy(context):
     path = os.environ.get("MAESTER_PPO_MODEL")
     if not path or not os.path.exists(path):
         raise FileNotFoundError("set MAESTER_PPO_MODEL to a model saved by examples/rl/train_maskable_ppo.py")
-    return _Learned(MaskablePPO.load(path, device="cpu"), deterministic=True)
+    return _Learned(MaskablePPO.load(path, device="cpu"), deterministic=True, scale=scale_of(context.encoder))
 
 
 def main(argv: list[str] | None = None) -> dict:
