@@ -17,7 +17,9 @@ Actions
     `Discrete(n)`, the same for every agent: the action table of the setup (`env.action_table`, see
     `maester.env.actions`), built from the bundle: id <-> answer value (`table.answer(id)`,
     `table.id_of(value)`). `action_mask` marks the legal answers of the pending decision for the house
-    that decides (all zeros for the others). An illegal action raises `IllegalDecision` and changes nothing.
+    that decides (all zeros for the others). An illegal action raises `IllegalDecision` and changes nothing;
+    with `illegal_action="penalty"` it follows PettingZoo's convention instead (`TerminateIllegalWrapper`):
+    the game ends for every agent, the offender gets `illegal_penalty` (default -1) and the others 0.
 
 Observations
     `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
@@ -32,12 +34,14 @@ Rewards
 Options
     `setup` (a setup id of the bundle, default `base-3p`), `variant` (a content variant), `rounds`
     (a shorter game: end after this round, R26.2), `tides_of_battle`, `render_mode` (`"ansi"` returns the
-    text, `"human"` prints it).
+    text, `"human"` prints it), `illegal_action` (`"raise"` or `"penalty"`) and `illegal_penalty`.
 
 Versions
-    v0 (maester 0.1): first version. A change of the action table's shape, the encoding's layout or the
-    rewards makes a new version (`maester_v1`); a new card or area changes the table of the bundle that
-    has it (`env.action_table.digest` tells).
+    v0 (maester 0.1): first version. v1 (`maester_v1`): the observation adds the public parts of
+    `maester.env.features` after v0's sections (the combat in progress, the decision's context, Mother of
+    Dragons, removed cards, seized tokens) and its Box starts at -1; actions and rewards are v0's. A change of
+    the action table's shape, the encoding's layout or the rewards makes a new version (`maester_v2`); a new
+    card or area changes the table of the bundle that has it (`env.action_table.digest` tells).
 """
 
 from __future__ import annotations
@@ -65,10 +69,15 @@ def env(**kwargs) -> raw_env:
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     metadata = {"name": "maester_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    FULL_OBSERVATION = False  # v0's layout: board, houses, globals only (maester_v1 adds the public parts)
 
     def __init__(self, setup: str = "base-3p", variant: str | None = None, rounds: int | None = None,
-                 tides_of_battle: bool = False, render_mode: str | None = None, rules=None):
+                 tides_of_battle: bool = False, render_mode: str | None = None, rules=None,
+                 illegal_action: str = "raise", illegal_penalty: float = -1.0):
         super().__init__()
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalty', not {illegal_action!r}")
+        self.illegal_action, self.illegal_penalty = illegal_action, float(illegal_penalty)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             diags = Diagnostics()
             diags.error("bad-render-mode", f"render_mode {render_mode!r} is not supported", None,
@@ -79,14 +88,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.setup, self.rounds, self.tides_of_battle = setup, rounds, tides_of_battle
         self.render_mode = render_mode
         self.action_table = ActionTable(self.rules, setup)
-        self.encoder = Encoder(self.rules, setup)
+        self.encoder = Encoder(self.rules, setup, parts=self.FULL_OBSERVATION)
+        low = -1.0 if self.FULL_OBSERVATION else 0.0  # v1: -1 is a March -1 order's bonus in a combat
         self.possible_agents = sorted(self.rules.setup(setup)["houses"])
         n = len(self.action_table)
         self._action_space = spaces.Discrete(n)
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+            "observation": spaces.Box(low, np.inf, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         })
+        self.state_space = spaces.Box(low, np.inf, (self.encoder.size,), np.float32)
         self._next_seed = 0
         self.game = None
 
@@ -138,7 +149,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         try:
             self.game.answer(value)  # checks the answer against the legal ones before anything changes
         except IllegalDecision:
-            raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now") from None
+            if self.illegal_action == "raise":
+                raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now") from None
+            self._end_for_illegal(agent, action)
+            return
         if self.game.over:
             for a, r in returns(self.game).items():
                 self.rewards[a] = r
@@ -147,6 +161,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._select()
         if self.render_mode == "human":
             self.render()
+
+    def _end_for_illegal(self, agent: str, action) -> None:
+        """PettingZoo's convention for an illegal move: the game ends, the offender alone is penalised."""
+        for a in self.agents:
+            self.rewards[a] = self.illegal_penalty if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos[agent] = {"illegal_action": int(action)}
+        self._accumulate_rewards()
 
     def _select_dead_or_first(self) -> None:
         dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
@@ -172,7 +194,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return view(self.game, agent)
 
     def state(self) -> np.ndarray:
-        raise NotImplementedError("maester_v0 has no global state vector: use env.game.state (the full position)")
+        """The global state for centralised critics: the position with no secret kept (`global_state.full_view`),
+        encoded like the observations (`state_space`). For training only: it shows what the rules hide."""
+        from .global_state import full_view
+
+        return self.encoder.encode(full_view(self.game))
 
     # ---- text ----------------------------------------------------------------------------------------
     def render(self) -> str | None:

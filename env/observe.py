@@ -32,6 +32,8 @@ from maester.interpreter.core.rules import Rules
 from maester.interpreter.effects.pregame import public_part
 from maester.interpreter.mod.state import DragonsState
 
+from .features import make_parts, public_parts
+
 HIDDEN = "hidden"
 AFTER_REVEAL = ("messenger-raven", "wildling-top")  # Planning Phase decisions asked once orders are face up
 PHASES = ("setup", "westeros", "planning", "action", "over")
@@ -152,6 +154,7 @@ def view(game, house: str) -> dict:
         "dragon_strength": ms.dragon_strength, "vassals": list(ms.vassals), "commanders": dict(ms.commanders),
         "bank": list(ms.bank), "loans": {h: list(v) for h, v in ms.loans.items()},
         "secrets": secrets, "winner": st.winner, "end_reason": st.end_reason,
+        **public_parts(game, house),
     }
 
 
@@ -173,7 +176,7 @@ def lean_view(game, house: str) -> dict:
         hand = hs.hand + [secret[h]] if h in secret else hs.hand  # a copy only then: the state's list otherwise
         houses[h] = {"power": hs.power, "supply": hs.supply, "last_bid": hs.last_bid, "vassal": h in vassals,
                      "victory_points": points.get(h, 0), "hand": HIDDEN if hidden else hand,
-                     "hand_size": len(hand), "discards": hs.discards}
+                     "hand_size": len(hand), "discards": hs.discards, "removed": hs.removed}
     d = game.decision
     return {"house": house, "round": st.round, "phase": st.phase,
             "decision": {"house": d.house, "kind": d.kind} if d is not None else None,
@@ -182,7 +185,7 @@ def lean_view(game, house: str) -> dict:
             "neutral_forces": st.neutral_forces, "blocked": st.blocked, "wildling_threat": st.wildling_threat,
             "wildling_top": known_wildling_top(game, house),
             "deck_sizes": {k: len(v) for k, v in st.decks.items()}, "wildling_deck_size": len(st.wildling_deck),
-            "loyalty": ms.loyalty}
+            "loyalty": ms.loyalty, **public_parts(game, house)}
 
 
 class Encoder:
@@ -196,11 +199,14 @@ class Encoder:
       vassal, is-me, hand size, hand one-hot over all house cards (zeros when hidden), discards one-hot;
     - global: round, phase one-hot, wildling threat, blade used, raven used, deck sizes, wildling deck size,
       known top wildling card one-hot (cards + none), pending decision kind one-hot when it is mine
-      (`DECISION_KINDS`), am-I-to-decide.
-    Counts are raw numbers (not normalised) so a value keeps its meaning across setups.
+      (`DECISION_KINDS`), am-I-to-decide;
+    - then (unless `parts=False`: `maester_v0`'s layout) the parts of `maester.env.features` (the combat in
+      progress, the pending decision's context, Mother of Dragons, removed cards and seized tokens), one each.
+    Counts are raw numbers (not normalised) so a value keeps its meaning across setups. Every feature's name and
+    range: `feature_names()` (docs/agents.md lists them by pattern).
     """
 
-    def __init__(self, rules: Rules, setup_id: str):
+    def __init__(self, rules: Rules, setup_id: str, parts: bool = True):
         setup = rules.setup(setup_id)
         board = rules.board(setup["board"])
         game = rules.game(setup["game"])
@@ -219,6 +225,8 @@ class Encoder:
             + len(DECISION_KINDS) + 1
         self.sections = {"areas": len(self.areas) * self.area_width, "houses": H * self.house_width,
                          "global": self.global_width}
+        self._parts_at = sum(self.sections.values())
+        self._init_parts(rules, game, parts)
         self.size = sum(self.sections.values())
         self._h = {h: i for i, h in enumerate(self.houses)}
         self._k = {k: i for i, k in enumerate(self.kinds)}
@@ -233,6 +241,38 @@ class Encoder:
             o = i * self.area_width
             for at in (H, (H + 1) + K + 1 + O + 1, (H + 1) + K + 1 + (O + 2) + H):
                 self._blank[o + at] = 1.0
+
+    def _init_parts(self, rules: Rules, game: dict, parts: bool) -> None:
+        """The sections of `maester.env.features`, after the global one (none for `maester_v0`'s layout)."""
+        b = rules.bundle
+        self.game_rec = game
+        self.max_power = max(rules.house(h)["power_tokens"] for h in self.houses)
+        self.max_supply = 6
+        self.tides = sorted(b.get("tides_cards") or {})
+        self.loans = sorted(b.get("loans") or {})
+        self.all_cards = sorted({*self.cards, *self.wildlings, *(b.get("westeros_cards") or {}), *self.tides,
+                                 *self.loans})
+        self.bank_slots = len(game.get("loan_costs") or [])
+        self.tokens = sorted(t["dominance_token"]["id"] for t in b["tracks"].values() if t.get("dominance_token"))
+        self.parts = make_parts(self) if parts else []
+        self.part_offsets = {}
+        at = self._parts_at
+        for p in self.parts:
+            self.part_offsets[p.name] = at
+            self.sections[p.name] = p.width
+            at += p.width
+
+    def feature_names(self) -> list:
+        """Every feature of the vector in order: `Feature(name, low, high, meaning)`."""
+        from .features import feature_names
+
+        return feature_names(self)
+
+    def encode_parts(self, out: np.ndarray, v: dict) -> np.ndarray:
+        """Write the sections of `maester.env.features` into `out`."""
+        for p in self.parts:
+            p.encode(out, self.part_offsets[p.name], v)
+        return out
 
     def encode(self, v: dict) -> np.ndarray:
         # the values that differ from an empty board, index -> value, written into a copy of the empty board's
@@ -311,4 +351,4 @@ class Encoder:
         vec = self._blank.copy()
         vec[np.fromiter(out.keys(), dtype=np.intp, count=len(out))] = np.fromiter(out.values(), dtype=np.float32,
                                                                                    count=len(out))
-        return vec
+        return self.encode_parts(vec, v)  # the sections of env/features.py (none in v0)

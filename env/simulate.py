@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
-AGENT_KINDS = ("random", "heuristic", "search")
+from .policy import BUILT_IN as AGENT_KINDS  # noqa: F401 - the built-in kinds (module:factory: policy.py)
 
 
 @dataclass(frozen=True)
@@ -20,13 +20,14 @@ class GameSpec:
     index: int  # position in the batch (results come back in this order)
     setup: str
     seed: int
-    agents: dict[str, str] = field(default_factory=dict)  # house -> agent kind; others: `default`
+    agents: dict[str, str] = field(default_factory=dict)  # house -> agent kind (it plays in every game)
     default: str = "random"
     variant: str | None = None
     rounds: int | None = None
     tides_of_battle: bool = False
     search_samples: int = 3
     search_candidates: int = 4
+    seats: dict[int, str] = field(default_factory=dict)  # seat (index in the sorted player houses) -> kind
 
 
 def _fail(code: str, message: str, hint: str | None = None) -> MaesterError:
@@ -35,9 +36,17 @@ def _fail(code: str, message: str, hint: str | None = None) -> MaesterError:
     return MaesterError(diags)
 
 
-def make_agent(kind: str, seed: int, spec: GameSpec):
+def make_agent(kind: str, seed: int, spec: GameSpec, house: str = "", rules=None):
     from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
 
+    from .policy import PolicyAgent, PolicyContext, is_plugin
+
+    if is_plugin(kind):
+        from .actions import ActionTable
+        from .observe import Encoder
+
+        return PolicyAgent(kind, PolicyContext(house, seed, spec.setup, spec.variant, ActionTable(rules, spec.setup),
+                                               Encoder(rules, spec.setup)))
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
@@ -46,26 +55,39 @@ def make_agent(kind: str, seed: int, spec: GameSpec):
         from .search import SearchAgent
 
         return SearchAgent(seed, samples=spec.search_samples, candidates=spec.search_candidates)
+    if kind == "isearch":
+        from .isearch import InfoSetSearchAgent
+
+        return InfoSetSearchAgent(seed)
     raise AssertionError(f"unknown agent kind {kind!r}")  # specs are checked by `parse_agents`
 
 
-def parse_agents(text: str, houses: Iterable[str]) -> tuple[str, dict[str, str]]:
-    """`heuristic` or `stark=search,lannister=random` (others: the plain kind given, else random)."""
-    houses = list(houses)
+def parse_agents(text: str, houses: Iterable[str] | None = None, rules=None,
+                 setup: str | None = None) -> tuple[str, dict[str, str]]:
+    """`heuristic` or `stark=search,lannister=random` (others: the plain kind given, else random). A kind is
+    built in (`AGENT_KINDS`) or a plug-in `module:factory` (policy.py). With `rules` and `setup`, a named house
+    must be a house of the setup that can play (seats.py: it is made a player in every game, never a vassal)."""
+    from .policy import check_kind, normalise
+    from .seats import check_named
+
     default, per = "random", {}
     diags = Diagnostics()
     for part in filter(None, (p.strip() for p in text.split(","))):
         if "=" in part:
             house, kind = (x.strip() for x in part.split("=", 1))
+            per[house] = normalise(kind)
+        else:
+            default = normalise(part)
+    if rules is not None and setup is not None:
+        check_named(rules, setup, per, diags)
+    elif houses is not None:
+        houses = list(houses)
+        for house in per:
             if house not in houses:
                 diags.error("unknown-house", f"'{house}' is not a house of this setup", None,
                             "houses: " + ", ".join(houses))
-            per[house] = kind
-        else:
-            default = part
-    for kind in [default, *per.values()]:
-        if kind not in AGENT_KINDS:
-            diags.error("unknown-agent", f"unknown agent kind '{kind}'", None, "use " + ", ".join(AGENT_KINDS))
+    for kind in dict.fromkeys([default, *per.values()]):
+        check_kind(kind, diags)
     if diags.errors:
         raise MaesterError(diags)
     return default, per
@@ -74,14 +96,18 @@ def parse_agents(text: str, houses: Iterable[str]) -> tuple[str, dict[str, str]]
 def play_game(spec: GameSpec) -> dict:
     """Play one game to its end; the record a results table holds."""
     from .position import make_game, player_houses, rules_for
+    from .seats import deal, players_for
 
-    game = make_game(rules_for(spec.variant), spec.setup, spec.seed, spec.rounds, spec.tides_of_battle)
+    rules = rules_for(spec.variant)
+    game = make_game(rules, spec.setup, spec.seed, spec.rounds, spec.tides_of_battle,
+                     players_for(rules, spec.setup, spec.seed, spec.agents))
     houses = sorted(game.state.houses)
-    kinds = {h: spec.agents.get(h, spec.default) for h in houses}
-    crew = {h: make_agent(kinds[h], spec.seed * 1009 + i, spec) for i, h in enumerate(houses)}
+    players = player_houses(game)  # agents are dealt player houses only: vassals never decide
+    kinds = deal(players, spec.agents, spec.seats, spec.default)
+    crew = {h: make_agent(kinds[h], spec.seed * 1009 + i, spec, h, rules)
+            for i, h in enumerate(houses) if h in kinds}
     game.play(crew)
     st = game.state
-    players = player_houses(game)
     return {
         "index": spec.index, "setup": spec.setup, "variant": spec.variant, "seed": spec.seed,
         "winner": st.winner, "winner_agent": kinds.get(st.winner) if st.winner else None, "reason": st.end_reason,

@@ -167,6 +167,7 @@ def test_openspiel_random_simulation_and_serialization():
     game = pyspiel.load_game("python_maester", {"setup": "base-3p", "rounds": 1, "seed": 3})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     state = game.new_initial_state()
+    state.apply_action(0)  # the deal (a chance node)
     for _ in range(5):
         state.apply_action(state.legal_actions()[0])
     copy = state.clone()

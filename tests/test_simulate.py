@@ -173,3 +173,59 @@ def test_search_agent_answers_legally_and_deterministically():
     a = SearchAgent(7, samples=1, candidates=2).act(game, d)
     b = SearchAgent(7, samples=1, candidates=2).act(game, d)
     assert a == b and d.is_legal(a)
+
+
+def test_tournament_deals_player_houses_only_rotating_every_deal_over_every_seat():
+    """mod-4p-with-targaryen has 8 houses, 4 of them players: the tested agent plays in every game, one seat
+    each, and each deal is played from each of its 4 seats (issue 25: it used to sit out as a vassal)."""
+    from maester.env.simulate import run_local
+    from maester.env.tournament import held, pair_specs, score
+
+    specs = pair_specs("heuristic", "random", 4, 8, 3, "mod-4p-with-targaryen", None, 1, 1, 2)
+    records = run_local(specs)
+    assert [r["seed"] for r in records] == [3, 3, 3, 3, 4, 4, 4, 4]
+    for block in (records[:4], records[4:]):
+        players = sorted(block[0]["agents"])
+        assert len(players) == 4 and all(sorted(r["agents"]) == players for r in block)
+        assert sorted(held(r, "heuristic") for r in block) == players  # every seat once
+        assert all(list(r["agents"].values()).count("heuristic") == 1 for r in block)
+    res = score(records, "heuristic", 4)
+    assert res["games"] == 8 and sum(s["games"] for s in res["seats"].values()) == 8
+    assert res["wins"] == sum(s["wins"] for s in res["seats"].values())
+
+
+def test_simulate_named_house_always_plays_and_bad_names_are_errors(tmp_path):
+    r = runner.invoke(app, ["simulate", "-n", "3", "--rounds", "1", "--setup", "mod-4p-with-targaryen",
+                            "--agents", "random,stark=heuristic", "--workers", "0", "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    games = json.loads((tmp_path / "games.json").read_text())
+    assert all(g["agents"]["stark"] == "heuristic" and "targaryen" in g["agents"] and len(g["agents"]) == 4
+               for g in games)
+    r = runner.invoke(app, ["simulate", "--agents", "heuristic,dorne=search", "--workers", "0", "-o",
+                            str(tmp_path / "x")])
+    assert r.exit_code == 1 and "'dorne' is not a house of setup 'base-3p'" in r.output
+    assert "Traceback" not in r.output
+    r = runner.invoke(app, ["simulate", "--setup", "mod-3p", "--agents", "stark=search,arryn=random,tyrell=random,martell=random",
+                            "--workers", "0", "-o", str(tmp_path / "y")])
+    assert r.exit_code == 1 and "setup 'mod-3p' has 3 player houses, but 4 must play" in r.output
+    assert not (tmp_path / "y").exists()
+
+
+def test_isearch_answers_legally_and_its_benchmark_runs():
+    import importlib.util
+    from pathlib import Path
+
+    from maester.env.isearch import InfoSetSearchAgent
+
+    game = make_game(rules_for(None), "base-3p", 3, rounds=1)
+    d = game.decision
+    a, b = InfoSetSearchAgent(7, samples=1, candidates=2).act(game, d), InfoSetSearchAgent(7, samples=1,
+                                                                                           candidates=2).act(game, d)
+    assert a == b and d.is_legal(a)
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_isearch.py"
+    spec = importlib.util.spec_from_file_location("bench_isearch", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.main(["--games", "1", "--setup", "base-3p", "--rounds", "1"])
+    assert out["games"] == 1 and out["cpu_all"]["decisions"] > 0
+    assert out["cpu_searched"]["decisions"] <= out["cpu_all"]["decisions"]

@@ -161,8 +161,8 @@ def register(app: typer.Typer) -> None:
         games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
-        agents: Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, search, or per house: "
-                                            "'stark=search,lannister=random'.")] = "heuristic",
+        agents: Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, search, "
+                                            "isearch, module:factory, or per house: 'stark=search'.")] = "heuristic",
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game (game i: seed + i).")] = 1,
         rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="End games after this round.")] = None,
         workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="Processes (or CPUs of the private "
@@ -186,7 +186,7 @@ def register(app: typer.Typer) -> None:
         need_sim("simulate", backend, fmt)
         need_folder(out_dir, "the results")  # before the games, not after them
         rules = check_setup(setup, variant)
-        default, per = parse_agents(agents, rules.setup(setup)["houses"])
+        default, per = parse_agents(agents, rules=rules, setup=setup)
         specs = [GameSpec(i, setup, seed + i, per, default, variant, rounds) for i in range(games)]
         records = run_with_progress(specs, workers, address, "simulate", backend, show=not run.json)
         for t in summary_tables(records):

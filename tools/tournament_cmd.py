@@ -1,9 +1,10 @@
 """`maester tournament`: agents against each other, win rates with Wilson 95% intervals.
 
-For every pair (A, B) of the agents given, N games are played in which A holds one seat (rotating over the
-houses of the setup, so no house's strength favours A) and B all the others. With P players, an agent as
-strong as the others wins 1/P of its seats; A beats B *significantly* when the lower end of A's 95%
-interval lies above 1/P (and loses to it when the upper end lies below)."""
+For every pair (A, B) of the agents given, N games are played in which A holds one seat and B all the others;
+A rotates over the seats (player houses only, never vassals), each deal played from every seat (the rules are
+in `maester.env.tournament`). With P players, an agent as strong as the others wins 1/P of its games; A beats B
+*significantly* when the lower end of A's 95% interval lies above 1/P (and loses to it when the upper end lies
+below). A's results seat by seat (the house it held) follow the table."""
 
 from __future__ import annotations
 
@@ -15,33 +16,13 @@ import typer
 from maester.tools.cli_support import Run, command
 
 
-def pair_specs(a: str, b: str, houses: list[str], games: int, seed: int, setup: str, variant, rounds,
-               samples: int, candidates: int, start: int = 0):
-    from maester.env.simulate import GameSpec
-
-    specs = []
-    for i in range(games):
-        seat = houses[i % len(houses)]
-        specs.append(GameSpec(start + i, setup, seed + i, {seat: a}, b, variant, rounds,
-                              search_samples=samples, search_candidates=candidates))
-    return specs
-
-
-def verdict(low: float, high: float, even: float, a: str, b: str) -> str:
-    if low > even:
-        return f"{a} beats {b}"
-    if high < even:
-        return f"{b} beats {a}"
-    return "no significant difference"
-
-
 def register(app: typer.Typer) -> None:
     @app.command()
     @command("tournament")
     def tournament(
         run: Run,
         agents: Annotated[str, typer.Option("--agents", "-a", help="Comma-separated agent kinds to pit against "
-                                            "each other.")] = "search,heuristic,random",
+                                            "each other (built in, or module:factory).")] = "search,heuristic,random",
         games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pair.")] = 60,
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
@@ -61,24 +42,29 @@ def register(app: typer.Typer) -> None:
         """Play agents against each other and print win rates with 95% confidence intervals (Wilson)."""
         from rich.table import Table
 
-        from maester.env.simulate import AGENT_KINDS, choose_backend
-        from maester.env.stats import wilson
+        from maester.dsl.diagnostics import Diagnostics, MaesterError
+        from maester.env.policy import BUILT_IN, check_kind, normalise
+        from maester.env.simulate import choose_backend
+        from maester.env.tournament import pair_specs, score, verdict
         from maester.tools.simulate_cmd import _fail, check_setup, need_sim, run_with_progress
 
-        kinds = [k.strip() for k in agents.split(",") if k.strip()]
-        bad = [k for k in kinds if k not in AGENT_KINDS]
-        if bad or len(set(kinds)) < 2:
-            raise _fail("bad-agents", f"tournament agents must be two or more of {', '.join(AGENT_KINDS)} "
-                        f"(got {agents!r})", "e.g. --agents search,heuristic,random")
+        kinds = [normalise(k.strip()) for k in agents.split(",") if k.strip()]
+        if len(set(kinds)) < 2:
+            raise _fail("bad-agents", f"tournament agents must be two or more of {', '.join(BUILT_IN)} or "
+                        f"module:factory (got {agents!r})", "e.g. --agents search,heuristic,random")
+        diags = Diagnostics()
+        for k in dict.fromkeys(kinds):
+            check_kind(k, diags)
+        if diags.errors:
+            raise MaesterError(diags)
         pairs = list(combinations(dict.fromkeys(kinds), 2))
         backend = choose_backend(games * len(pairs), workers, address, backend)
         need_sim("tournament", backend)
         rules = check_setup(setup, variant)
-        houses = sorted(rules.setup(setup)["houses"])
         players = rules.setup(setup)["players"]
         specs = []
         for a, b in pairs:
-            specs += pair_specs(a, b, houses, games, seed, setup, variant, rounds, samples, candidates,
+            specs += pair_specs(a, b, players, games, seed, setup, variant, rounds, samples, candidates,
                                 start=len(specs))
         records = run_with_progress(specs, workers, address, "tournament", backend, show=not run.json)
         even = 1 / players
@@ -86,20 +72,28 @@ def register(app: typer.Typer) -> None:
                       f"one seat, the second the others (even share {even:.1%})")
         for col in ("agent", "against", "seats", "wins", "win rate", "95% interval", "verdict"):
             table.add_column(col, justify="right" if col in ("seats", "wins", "win rate") else "left")
-        lines, results = [], []
+        lines, results, seat_tables = [], [], []
         for k, (a, b) in enumerate(pairs):
-            chunk = records[k * games:(k + 1) * games]
-            wins = sum(1 for r in chunk if r["winner_agent"] == a and r["agents"].get(r["winner"]) == a)
-            lo, hi = wilson(wins, games)
+            res = score(records[k * games:(k + 1) * games], a, players)
+            wins, lo, hi = res["wins"], res["low"], res["high"]
             said = verdict(lo, hi, even, a, b)
             table.add_row(a, b, str(games), str(wins), f"{wins / games:.1%}", f"{lo:.1%} – {hi:.1%}", said)
             lines.append(f"{a} vs {b}: {a} wins {wins}/{games} = {wins / games:.1%} "
                          f"[{lo:.1%}, {hi:.1%}] against an even {even:.1%}: {said}")
             results.append({"agent": a, "against": b, "seats": games, "wins": wins, "rate": wins / games,
-                            "low": lo, "high": hi, "verdict": said})
+                            "low": lo, "high": hi, "verdict": said, "by_seat": res["seats"]})
+            seats = Table(title=f"{a} against {b}, seat by seat (the house {a} held)")
+            for col in ("seat", "games", "wins", "win rate", "95% interval"):
+                seats.add_column(col, justify="left" if col == "seat" else "right")
+            for house, s in res["seats"].items():
+                seats.add_row(str(house), str(s["games"]), str(s["wins"]), f"{s['rate']:.1%}",
+                              f"{s['low']:.1%} – {s['high']:.1%}")
+            seat_tables.append(seats)
         run.result = {"setup": setup, "variant": variant, "games_per_pair": games, "rounds": rounds, "even": even,
                       "backend": backend, "pairs": results}
         run.say(table)
+        for seats in seat_tables:
+            run.say(seats)
         for line in lines:  # the same, one line per pair (for logs and narrow terminals)
             run.say(line, markup=False)
         run.finish()
