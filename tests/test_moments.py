@@ -4,20 +4,19 @@ add an ability to cards without restating theirs, and the checker locates a wron
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pytest
 
-from maester.dsl import CompileError, compile_paths
+from maester.dsl import compile_paths
 from maester.dsl.compile import default_content_dir
-from maester.dsl.diagnostics import Diagnostics
 from maester.dsl.english import English
 from maester.dsl.moments import MOMENTS
 from maester.interpreter.core.rules import Rules, apply_variant
 from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import ModOptions, new_game
 
+from .pack_text import compile_pack_text as _diags
 from .restarts import check_game
 
 # one ability per moment, each gaining 1 power for a house the moment names (or the Iron Throne holder)
@@ -65,13 +64,6 @@ def _rules(tmp_path: Path, text: str, variant: str) -> Rules:
     return Rules(apply_variant(compile_paths([default_content_dir(), tmp_path / "pack"], cache=False), variant))
 
 
-def _diags(tmp_path: Path, text: str) -> Diagnostics:
-    (tmp_path / "pack").mkdir(exist_ok=True)
-    (tmp_path / "pack" / "x.mst").write_text(text, encoding="utf-8")
-    diags = Diagnostics()
-    with contextlib.suppress(CompileError):
-        compile_paths([default_content_dir(), tmp_path / "pack"], diags, cache=False)
-    return diags
 
 
 def test_every_moment_is_fired_with_its_bindings(tmp_path):

@@ -3,20 +3,16 @@ secret in every view; the scenario plays to its end and restarts from the state 
 
 from __future__ import annotations
 
-import contextlib
-from pathlib import Path
-
 import pytest
 
-from maester.dsl import CompileError, compile_paths
 from maester.dsl.compile import default_content_dir
-from maester.dsl.diagnostics import Diagnostics
 from maester.env.observe import view
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import ModOptions, new_game
 
 from .conftest import REPO
+from .pack_text import compile_pack_text as _diags
 from .restarts import check_game
 
 PACK = REPO / "examples" / "packs" / "a-feast-for-crows"
@@ -62,13 +58,6 @@ def test_objective_decisions_restart_from_the_state_alone(rules):
     assert not sum(report.failed.values()), report.text()
 
 
-def _diags(tmp_path: Path, text: str) -> Diagnostics:
-    (tmp_path / "pack").mkdir(exist_ok=True)
-    (tmp_path / "pack" / "x.mst").write_text(text, encoding="utf-8")
-    diags = Diagnostics()
-    with contextlib.suppress(CompileError):
-        compile_paths([default_content_dir(), tmp_path / "pack"], diags, cache=False)
-    return diags
 
 
 @pytest.mark.parametrize(("text", "code", "line"), [

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from maester.dsl import CompileError, compile_paths
+from maester.dsl import compile_paths
 from maester.dsl.compile import default_content_dir
 from maester.dsl.diagnostics import Diagnostics
 from maester.dsl.diff import count, diff_bundles, diff_lines
@@ -20,6 +18,7 @@ from maester.interpreter.mod import ModOptions, new_game
 from maester.tools.cli import app
 
 from .conftest import REPO
+from .pack_text import compile_pack_text as _compile
 
 PACKS = REPO / "examples" / "packs"
 PACK_NAMES = sorted(p.name for p in PACKS.iterdir() if p.is_dir())
@@ -145,13 +144,6 @@ def test_feast_for_crows_swaps_two_cards_of_deck_i(bundle):
 # ---- what cannot run does not compile ------------------------------------------------------------------
 
 
-def _compile(tmp_path: Path, text: str) -> Diagnostics:
-    (tmp_path / "pack").mkdir(exist_ok=True)
-    (tmp_path / "pack" / "x.mst").write_text(text, encoding="utf-8")
-    diags = Diagnostics()
-    with contextlib.suppress(CompileError):
-        compile_paths([default_content_dir(), tmp_path / "pack"], diags, cache=False)
-    return diags
 
 
 def _error(diags: Diagnostics, code: str):

@@ -4,20 +4,16 @@ alone, what the views show, and located errors in the content."""
 
 from __future__ import annotations
 
-import contextlib
-from pathlib import Path
-
 import pytest
 
-from maester.dsl import CompileError, compile_paths
 from maester.dsl.compile import default_content_dir
-from maester.dsl.diagnostics import Diagnostics
 from maester.env.observe import view
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.mod import ModOptions, new_game
 
 from .conftest import REPO
+from .pack_text import compile_pack_text as _diags
 from .restarts import check_game
 
 PACKS = REPO / "examples" / "packs"
@@ -97,13 +93,6 @@ def test_pregame_decisions_restart_from_the_state_alone(pack, kind):
     assert not sum(report.failed.values()), report.text()
 
 
-def _diags(tmp_path: Path, text: str) -> Diagnostics:
-    (tmp_path / "pack").mkdir(exist_ok=True)
-    (tmp_path / "pack" / "x.mst").write_text(text, encoding="utf-8")
-    diags = Diagnostics()
-    with contextlib.suppress(CompileError):
-        compile_paths([default_content_dir(), tmp_path / "pack"], diags, cache=False)
-    return diags
 
 
 @pytest.mark.parametrize(("body", "code"), [
