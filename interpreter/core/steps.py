@@ -625,7 +625,33 @@ def _appendices() -> list[str]:
     for place, kind in sorted(FRAMES.items()):
         fields = "; ".join(f"`{n}` ({w}): {m}" for n, (w, m) in kind.fields.items()) or "none"
         out.append(f"| `{place}` | {kind.rule} | {_cell(kind.meaning)} | {_cell(fields)} |")
-    return out + [""]
+    return out + _moments_appendix() + [""]
+
+
+def _moments_appendix() -> list[str]:
+    """The moments a variant's game abilities hook (the vocabulary of maester.dsl.moments): where in the steps
+    above each one runs. None runs in a game whose rules set lists no game ability."""
+    from maester.dsl.moments import DIRECT, EVENT, MOMENTS
+
+    reached = {DIRECT: "fired by the procedure at that point",
+               EVENT: "queued by an event, resolved at the next settling point",
+               "settle": "found at each settling point by comparing the controllers with the last one"}
+    out = ['\n<a id="moments"></a>\n\n## Appendix: the moments game abilities hook\n',
+           "A rules set may list *game abilities* (`when MOMENT [if CONDITION] { effect }`, docs/dsl.md). They run "
+           "only at these moments: the abilities of a moment in the order the rules set lists its game abilities, "
+           "each run as a card effect is (its events carry `card`: the game ability's id). A moment queued by an "
+           "event waits for the next *settling point* of the procedure — after each order of the Action Phase is "
+           "resolved (its combat included), before each Westeros card is resolved, and at the start and end of "
+           "every phase — and the moments queued run there in the order they happened. An event emitted by a game "
+           "ability of a moment never queues that same moment again. While they run, the frame `moment` keeps the "
+           "settling point, the moment, its bindings and the ability in progress.\n",
+           "| moment | rule | how it is reached | names bound | when |", "|---|---|---|---|---|"]
+    for m in MOMENTS.values():
+        how = reached.get(m.how, m.how) + (f" (`{m.source_event}`" + (f", {m.source_rule}" if m.source_rule else "")
+                                           + ")" if m.source_event else "")
+        names = ", ".join(f"`{n}` ({t})" for n, t in m.bindings.items()) or "none"
+        out.append(f"| `{m.name}` | {m.rule} | {_cell(how)} | {_cell(names)} | {_cell(m.doc)} |")
+    return out
 
 
 def refresh_procedures_doc(path) -> bool:
