@@ -117,6 +117,45 @@ def test_vacuous_or_unknown_expectations_are_errors(rules, tmp_path, expect, pla
     assert hint in got[2]
 
 
+@pytest.mark.parametrize(("old", "new", "place", "message"), [
+    # Lannister has 2 siege engines (game-content.yaml): a third is over its limit, reported at its first entry
+    ('    riverrun: "stark: footman, knight(routed)"\n',
+     '    riverrun: "stark: footman, knight(routed)"\n    stoney-sept: "lannister: siege-engine x2"\n'
+     '    harrenhal: "lannister: siege-engine"\n', "12:5",
+     "position.units: lannister has 3 siege-engine on the board; its limit is 2 (in stoney-sept, harrenhal)"),
+    # a port holds at most 3 ships (R24.3)
+    ('    riverrun: "stark: footman, knight(routed)"\n',
+     '    riverrun: "stark: footman, knight(routed)"\n    port-of-lannisport: "lannister: ship x4"\n', "12:5",
+     "position.units.port-of-lannisport: 4 ships in a port for 3"),
+    # Stark has 20 power tokens (R2.5)
+    ("stark: {power: 3,", "stark: {power: 21,", "8:13",
+     "position.houses.stark.power: 21 available and 0 on the board; the house has 20 power tokens"),
+    ("round: 2", "round: 11", "4:3", "position.round: round 11 is outside the game's rounds 1 to 10"),
+])
+def test_a_position_that_breaks_the_rules_limits_is_a_located_error(rules, tmp_path, old, new, place, message):
+    """A scenario's position is checked like any position a command reads (interpreter/core/state_check.py)."""
+    assert old in BASE
+    assert error_of(rules, write(tmp_path, BASE.replace(old, new) + "expect: {state: {round: 2}}\n")) == (
+        place, message, "a scenario's position must be one the rules allow: unit and power token limits, units in "
+        "their domain, cards of the right house, rounds within the game (docs/scenarios.md)")
+
+
+def test_explain_refuses_a_position_over_a_unit_limit(tmp_path):
+    """On the command line: one located error, exit 1, no traceback."""
+    from typer.testing import CliRunner
+
+    from maester.tools.cli import app
+
+    path = write(tmp_path, BASE.replace('    riverrun: "stark', '    winterfell: "stark: knight x5"\n    riverrun: "stark')
+                 + "expect: {state: {round: 2}}\n")
+    result = CliRunner().invoke(app, ["explain", str(path)])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert (f"{path}:11:5: error: position.units: stark has 6 knight on the board; its limit is 5 (in winterfell, "
+            "riverrun)") in result.output
+    assert "Traceback" not in result.output
+
+
 def test_the_error_quotes_the_line(rules, tmp_path):
     path = write(tmp_path, BASE.replace("ser-jaime-lannister, tywin", "ser-jamie-lannister, tywin")
                  + "expect:\n  winner: stark\n")

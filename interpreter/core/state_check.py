@@ -23,6 +23,23 @@ if TYPE_CHECKING:
 
 PHASES = ("setup", "westeros", "planning", "action", "over")
 MAX_PROBLEMS = 20
+DRAFT_PRIMITIVE = "draft-house-cards"  # a rules set that calls it lets a house hold any house's cards
+
+
+def _calls(node, name: str) -> bool:
+    if isinstance(node, dict):
+        return node.get("do") == name or any(_calls(v, name) for v in node.values())
+    if isinstance(node, list):
+        return any(_calls(v, name) for v in node)
+    return False
+
+
+def drafts_house_cards(bundle: dict, game: dict) -> bool:
+    """Does the rules set `game` (its bundle record) draft house cards before the game, so that a house may hold
+    another house's cards?"""
+    records = bundle.get("game_abilities") or {}
+    return any(_calls(records[a]["abilities"], DRAFT_PRIMITIVE) for a in game.get("game_abilities") or ()
+               if a in records)
 
 
 def state_problems(rules: Rules, state: GameState) -> list[str]:
@@ -112,15 +129,16 @@ def state_problems(rules: Rules, state: GameState) -> list[str]:
         elif order.get("house") not in state.houses:
             bad.append(f"orders/{area}: '{order.get('house')}' is not a house of the game")
 
-    # house cards: each of the right house (or a house-less vassal card), each once
+    # house cards: each of the right house (or a house-less vassal card; any house's under a draft), each once
     cards = bundle["house_cards"]
+    drafted = drafts_house_cards(bundle, game)
     for h, hs in state.houses.items():
         held = [*hs.hand, *hs.discards, *hs.removed]
         for card in held:
             rec = cards.get(card)
             if rec is None:
                 bad.append(f"houses/{h}: '{card}' is not a house card")
-            elif rec["house"] not in (h, None):
+            elif rec["house"] not in (h, None) and not drafted:
                 bad.append(f"houses/{h}: '{card}' is a card of {rec['house']}")
         twice = sorted(c for c, n in Counter(held).items() if n > 1)
         if twice:

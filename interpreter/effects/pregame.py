@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core import cursor
+from ..core.state_check import drafts_house_cards as rules_draft_house_cards
 from .evaluator import QUERIES, Proc, Scope, _nothing, handler
 
 if TYPE_CHECKING:
@@ -134,15 +135,6 @@ def public_part(state) -> dict:
     return out
 
 
-def _calls(node, name: str) -> bool:
-    if isinstance(node, dict):
-        return node.get("do") == name or any(_calls(v, name) for v in node.values())
-    if isinstance(node, list):
-        return any(_calls(v, name) for v in node)
-    return False
-
-
 def drafts_house_cards(g: Game) -> bool:
     """Does the rules set draft house cards before the game (a house may then hold another house's cards)?"""
-    records = g.rules.bundle.get("game_abilities") or {}
-    return any(_calls(records[a]["abilities"], "draft-house-cards") for a in g.game_rec.get("game_abilities") or ())
+    return rules_draft_house_cards(g.rules.bundle, g.game_rec)

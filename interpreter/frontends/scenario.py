@@ -31,6 +31,7 @@ from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
 from ..core.events import COMMON_FIELDS, EVENTS, cites, fields_of
 from ..core.rules import Rules, apply_variant
 from ..core.state import GameState, HouseState
+from ..core.state_check import state_problems
 from ..effects.pregame import drafts_house_cards
 from ..mod import ModOptions, new_game
 from ..mod.state import FIELDS as MOD_FIELDS
@@ -68,6 +69,12 @@ STATE_KEYED = {"units": "area", "orders": "area", "garrisons": "area", "garrison
                "tracks": "track", "decks": "deck", "seized_tokens": "token"}
 OTHERWISE = ("fail", "first", "stop")  # what to do with a decision the script and the defaults do not answer
 COMBAT_STOP = re.compile(r"combat(?: ([1-9][0-9]*))?")
+# a problem of state_check.state_problems starts with the state path it concerns ("units/winterfell: ...",
+# "houses/stark/power: ..."), or "units: HOUSE has N KIND" for a unit limit
+PROBLEM_PATH = re.compile(r"^([a-z_]+(?:/[^:/\s]+)*): ")
+UNIT_LIMIT = re.compile(r"^units: (\S+) has \d+ (\S+) on the board")
+LIMITS_HINT = ("a scenario's position must be one the rules allow: unit and power token limits, units in their "
+               "domain, cards of the right house, rounds within the game (docs/scenarios.md)")
 
 
 class ScenarioError(MaesterError):
@@ -570,7 +577,35 @@ class Scenario:
                     if k in entry:
                         ids.house(entry[k], ("decisions", i, k))
         self._check_expect_ids(ids)
+        self._check_invariants(rules, st)
         return st
+
+    def _check_invariants(self, rules: Rules, st: GameState) -> None:
+        """The position keeps the invariants of the rules (state_check.py), as any position a command reads must:
+        the first problem is reported at the `position` entry it concerns."""
+        found = state_problems(rules, st)
+        if not found:
+            return
+        first = found[0]
+        limit = UNIT_LIMIT.match(first)
+        m = PROBLEM_PATH.match(first)
+        where: tuple = ("position",)
+        if m:  # "units/winterfell: ..." is about position.units.winterfell
+            state_path = m.group(1).split("/")
+            where = ("position", state_path[0].replace("_", "-"), *state_path[1:])
+            first = first[m.end():]
+        if limit:  # a house's units over its limit: at the first entry of the file that holds such a unit
+            house, kind = limit.groups()
+            areas = [a for a, army in st.units.items() if army.get("house") == house
+                     and any(u[0] == kind for u in army.get("units") or [])]
+            first += f" (in {', '.join(areas)})"
+            listed = [a for a in (self.position.get("units") or {}) if a in areas]
+            where = (*where, *listed[:1])
+        elif first.startswith(("round ", "phase ")):
+            where = ("position", first.split(" ", 1)[0])
+        label = ".".join(str(p) for p in (where[:2] if limit else where))
+        more = f" (and {len(found) - 1} more: {'; '.join(found[1:4])})" if len(found) > 1 else ""
+        raise self.fail(f"{label}: {first}{more}", where, LIMITS_HINT, key=True)
 
     def _check_expect_ids(self, ids: _Ids) -> None:
         """Houses, areas, unit kinds, cards and state paths named by the expectations exist."""
