@@ -112,6 +112,28 @@ def _pick(page, house: str, seen: set[str]) -> None:
     _ready(page)
 
 
+def _place_order_on_the_map(page, other) -> None:
+    """Stark places an order by a click on the ringed area and a pick in the chooser that opens there (not the
+    list): Stark's map shows the order face up, the other house's map shows it face down."""
+    area = page.locator("#map use.asked-ring").get_attribute("data-ring")
+    number = page.evaluate("document.body.dataset.decision")
+    assert page.locator("#chooser").is_hidden()
+    page.locator(f'#dynamic g.area[data-area="{area}"]').dispatch_event("click")
+    chooser = page.locator("#chooser")
+    assert chooser.is_visible()
+    words = chooser.locator("button.choice").all_text_contents()
+    assert words == page.locator("#options button.option").all_text_contents()  # the legal tokens, in words
+    assert "Defense +1" in words and "Defense +2 — special order ★" in words, words
+    chooser.locator("button.choice", has_text="Defense +2").first.click()
+    page.wait_for_function(f"document.body.dataset.decision !== '{number}'", timeout=120_000)
+    _ready(page)
+    mine = page.locator(f'#dynamic g.area[data-area="{area}"] g.order.face-up[data-house="stark"]')
+    assert mine.count() == 1 and "Defense +2" in mine.locator("title").text_content()
+    hidden = f'#dynamic g.area[data-area="{area}"] g.order.face-down[data-house="stark"]'
+    other.wait_for_selector(hidden, state="attached", timeout=120_000)
+    assert other.locator(f'#dynamic g.area[data-area="{area}"] g.order.face-up').count() == 0
+
+
 @needs_chromium
 def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
     server = Server(tmp_path / "games.sqlite", _free_port())
@@ -132,7 +154,7 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
     assert "Tywin" not in pages["stark"].locator("#hand").text_content()
 
     seen: set[str] = set()
-    restarted = undone = False
+    restarted = undone = clicked = False
     for _ in range(400):
         if {"planning", "march", "combat", "westeros"} <= seen and restarted:
             break
@@ -152,6 +174,10 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
                     page.wait_for_function(f"document.body.dataset.decision === '{before}'", timeout=120_000)
                     undone = True
                 continue
+            if undone and not clicked and house == "stark" and "order for" in page.locator("#question").text_content():
+                _place_order_on_the_map(page, pages["lannister"])
+                clicked = True
+                continue
             if house == "stark" and "order for" in page.locator("#question").text_content():
                 # during planning, Lannister's orders lie face down on Stark's map
                 assert page.locator('#dynamic g.order.face-up[data-house="lannister"]').count() == 0
@@ -169,7 +195,7 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
         else:
             time.sleep(0.2)
     server.stop()
-    assert undone and restarted
+    assert undone and restarted and clicked
     assert {"planning", "march", "combat", "westeros", "hidden orders"} <= seen, seen
     assert not problems, problems
 

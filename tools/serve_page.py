@@ -66,13 +66,19 @@ table { border-collapse: collapse; font-size: 12px; width: 100%; }
 td, th { padding: 1px 4px; text-align: left; }
 .choice-ring { fill: none; stroke: #f1c40f; stroke-width: 5; pointer-events: none; }
 .asked-ring { fill: none; stroke: #e74c3c; stroke-width: 6; pointer-events: none; }
+#chooser { position: absolute; z-index: 5; background: #fff; border: 2px solid #e74c3c; padding: 4px;
+           display: flex; flex-direction: column; gap: 2px; max-height: 60%; overflow-y: auto; cursor: default;
+           box-shadow: 2px 2px 6px rgba(0, 0, 0, 0.4); }
+#chooser[hidden] { display: none; }
+#chooser .title { font-weight: bold; display: flex; justify-content: space-between; gap: 8px; }
+#chooser button.choice { text-align: left; padding: 2px 6px; font-size: 13px; cursor: pointer; }
 </style>
 </head>
 <body>
 <header><h1>maester — you play <b>%HOUSE%</b></h1><span id="status">connecting…</span>
   <span id="conn"></span></header>
 <main>
-  <div id="board"><div id="map"></div>
+  <div id="board"><div id="map"></div><div id="chooser" hidden></div>
     <div id="zoom"><button id="zoom-in" title="zoom in">+</button><button id="zoom-out" title="zoom out">−</button>
       <button id="zoom-fit" title="the whole board">⤢</button></div></div>
   <div id="side">
@@ -151,8 +157,14 @@ $("map").addEventListener("click", (ev) => {
   const hit = ev.target.closest("[data-area]");
   if (!hit) return;
   const area = hit.getAttribute("data-area");
-  const matching = view.decision.options.filter((o) => o.areas.includes(area));
-  if (matching.length === 1) { send({ number: view.decision.number, index: matching[0].index }); return; }
+  const d = view.decision;
+  const matching = d.options.filter((o) => o.areas.includes(area));
+  if (matching.length === 0 && d.area === area && !d.options.some((o) => o.areas.length)) {
+    // the decision is about this area and its answers name none (an order token to place): choose right here
+    openChooser(ev, d, d.options);
+    return;
+  }
+  if (matching.length === 1) { send({ number: d.number, index: matching[0].index }); return; }
   if (matching.length === 0) return;
   for (const b of $("options").children) {
     b.classList.toggle("dim", !matching.some((o) => String(o.index) === b.dataset.index));
@@ -164,6 +176,32 @@ $("show-all").addEventListener("click", () => {
   $("show-all").hidden = true;
 });
 $("undo").addEventListener("click", () => send({ undo: true }));
+
+// the answers of a decision about one area, in a small box beside the click (e.g. the order tokens to place)
+function openChooser(ev, d, options) {
+  const c = $("chooser"), r = $("board").getBoundingClientRect();
+  const title = el("div", "title");
+  const close = el("button", "close", "×");
+  close.title = "close";
+  close.addEventListener("click", closeChooser);
+  title.append(el("span", "", d.question), close);
+  c.replaceChildren(title);
+  for (const o of options) {
+    const b = el("button", "choice", o.text);
+    b.dataset.index = String(o.index);
+    b.addEventListener("click", () => { closeChooser(); send({ number: d.number, index: o.index }); });
+    c.append(b);
+  }
+  c.hidden = false;
+  // beside the click, kept inside the board
+  const x = Math.min(ev.clientX - r.left + 8, r.width - c.offsetWidth - 4);
+  const y = Math.min(ev.clientY - r.top + 8, r.height - c.offsetHeight - 4);
+  c.style.left = Math.max(4, x) + "px";
+  c.style.top = Math.max(4, y) + "px";
+}
+function closeChooser() { $("chooser").hidden = true; $("chooser").replaceChildren(); }
+$("chooser").addEventListener("pointerdown", (ev) => ev.stopPropagation());  // a click in it is not a drag
+$("chooser").addEventListener("wheel", (ev) => ev.stopPropagation());
 
 function ring(area, cls) {
   const s = svg();
@@ -177,6 +215,7 @@ function ring(area, cls) {
 
 function render(v) {
   view = v;
+  closeChooser();
   $("map").innerHTML = v.svg;
   const s = svg();
   const vb = s.getAttribute("viewBox").split(" ").map(Number);
