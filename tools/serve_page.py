@@ -86,6 +86,11 @@ td, th { padding: 1px 4px; text-align: left; }
       <div id="asked-cards"></div><div id="options"></div>
       <div><button id="show-all" hidden>show every answer</button> <button id="undo" disabled>undo</button></div>
     </section>
+    <section id="actions-box" hidden><h2>Between decisions</h2>
+      <div id="gift-row"><label>give <input id="gift-amount" type="number" min="1" value="1" style="width: 4em">
+        power to <select id="gift-to"></select></label> <button id="gift">give</button></div>
+      <div id="leave-row"><button id="leave" title="your house becomes a vassal from the next round (R42.5)">leave
+        the game at the end of this round</button></div></section>
     <section id="combat-box" hidden><h2>Combat</h2><div id="combat"></div></section>
     <section><h2>Since your last decision</h2><ol id="digest"></ol></section>
     <section><h2>Your hand</h2><div id="hand"></div></section>
@@ -170,12 +175,22 @@ $("map").addEventListener("click", (ev) => {
     b.classList.toggle("dim", !matching.some((o) => String(o.index) === b.dataset.index));
   }
   $("show-all").hidden = false;
+  openChooser(ev, d, matching);  // and right there, beside the click
 });
 $("show-all").addEventListener("click", () => {
   for (const b of $("options").children) b.classList.remove("dim");
   $("show-all").hidden = true;
 });
 $("undo").addEventListener("click", () => send({ undo: true }));
+// Mother of Dragons: a gift of power (R42.4) and leaving (R42.5), taken without being asked; the engine
+// refuses what the rules do not allow (the message shows above the decision)
+$("gift").addEventListener("click", () => send({ action: "gift", to: $("gift-to").value,
+                                                 amount: Number($("gift-amount").value) }));
+$("leave").addEventListener("click", () => {
+  const b = $("leave");
+  if (b.dataset.armed !== "yes") { b.dataset.armed = "yes"; b.textContent = "sure? click again to leave"; return; }
+  send({ action: "leave" });
+});
 
 // the answers of a decision about one area, in a small box beside the click (e.g. the order tokens to place)
 function openChooser(ev, d, options) {
@@ -245,6 +260,19 @@ function render(v) {
     if (d.area) ring(d.area, "asked-ring");
   } else {
     $("question").textContent = v.over ? "The game is over." : "Waiting for " + v.waiting_for + "…";
+  }
+  const a = v.actions;
+  $("actions-box").hidden = !a;
+  if (a) {
+    $("gift-row").hidden = !a.kinds.includes("gift");
+    const keep = $("gift-to").value;
+    $("gift-to").replaceChildren(...a.to.map((h) => { const o = el("option", "", h); o.value = h; return o; }));
+    if (a.to.includes(keep)) $("gift-to").value = keep;
+    $("leave-row").hidden = !a.kinds.includes("leave");
+    $("leave").disabled = a.leaving;
+    $("leave").dataset.armed = "";
+    $("leave").textContent = a.leaving ? "you leave the game at the end of this round" :
+      "leave the game at the end of this round";
   }
   $("undo").disabled = !v.undo;
   $("undo").title = v.undo ? "take back your last answer" : v.undo_why;
