@@ -96,8 +96,11 @@ def _pick(page, house: str, seen: set[str]) -> None:
             seen.add("march")
             page.wait_for_function(f"document.body.dataset.decision !== '{number}' || "
                                    "!document.querySelector('#show-all').hidden", timeout=120_000)
-            if not page.locator("#show-all").is_hidden():  # several answers name that area: take the first
-                page.locator("#options button.option:not(.dim)").first.click()
+            if not page.locator("#show-all").is_hidden():  # several answers name that area: the list narrows to
+                # them and a chooser with them opens on the map; take the first there
+                assert page.locator("#chooser button.choice").all_text_contents() == \
+                    page.locator("#options button.option:not(.dim)").all_text_contents()
+                page.locator("#chooser button.choice").first.click()
             _ready(page)
             return
         index = moves[0][0] if moves else texts.index("done")
@@ -320,3 +323,17 @@ def test_gift_and_leave_are_buttons_on_a_mother_of_dragons_page(tmp_path, browse
         assert not problems, problems
     finally:
         server.stop()
+
+
+def test_the_areas_an_answer_names(tmp_path):
+    """What a click on the map can pick: every area an answer names, a unit `AREA#INDEX` by its area."""
+    from maester.interpreter.core.rules import Rules
+    from maester.interpreter.mod import new_game
+    from maester.tools.seat_info import option_areas
+
+    game = new_game(Rules.default(None, None), "base-3p", seed=1)
+    assert option_areas(game, "footman:the-twins") == ["the-twins"]
+    assert option_areas(game, "upgrade:footman:knight:winterfell") == ["winterfell"]
+    assert option_areas(game, "replace:winterfell:march-plus-one") == ["winterfell"]
+    assert option_areas(game, "winterfell#0") == ["winterfell"]
+    assert option_areas(game, "done") == [] and option_areas(game, 3) == []
