@@ -67,11 +67,12 @@ td, th { padding: 1px 4px; text-align: left; }
 .choice-ring { fill: none; stroke: #f1c40f; stroke-width: 5; pointer-events: none; }
 .asked-ring { fill: none; stroke: #e74c3c; stroke-width: 6; pointer-events: none; }
 #chooser { position: absolute; z-index: 5; background: #fff; border: 2px solid #e74c3c; padding: 4px;
-           display: flex; flex-direction: column; gap: 2px; max-height: 60%; overflow-y: auto; cursor: default;
+           display: flex; flex-direction: column; gap: 2px; max-height: 80%; max-width: 300px; overflow-y: auto;
+           cursor: default; font-size: 12px;
            box-shadow: 2px 2px 6px rgba(0, 0, 0, 0.4); }
 #chooser[hidden] { display: none; }
 #chooser .title { font-weight: bold; display: flex; justify-content: space-between; gap: 8px; }
-#chooser button.choice { text-align: left; padding: 2px 6px; font-size: 13px; cursor: pointer; }
+#chooser button.choice { text-align: left; padding: 1px 6px; font-size: 12px; cursor: pointer; }
 </style>
 </head>
 <body>
