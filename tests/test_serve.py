@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from maester.tools.serve import Hub
+from maester.tools.serve import Hub, page_view
 from maester.tools.serve_store import Store
 
 CHROMIUM = "/usr/bin/chromium"
@@ -96,8 +96,11 @@ def _pick(page, house: str, seen: set[str]) -> None:
             seen.add("march")
             page.wait_for_function(f"document.body.dataset.decision !== '{number}' || "
                                    "!document.querySelector('#show-all').hidden", timeout=120_000)
-            if not page.locator("#show-all").is_hidden():  # several answers name that area: take the first
-                page.locator("#options button.option:not(.dim)").first.click()
+            if not page.locator("#show-all").is_hidden():  # several answers name that area: the list narrows to
+                # them and a chooser with them opens on the map; take the first there
+                assert page.locator("#chooser button.choice").all_text_contents() == \
+                    page.locator("#options button.option:not(.dim)").all_text_contents()
+                page.locator("#chooser button.choice").first.click()
             _ready(page)
             return
         index = moves[0][0] if moves else texts.index("done")
@@ -110,6 +113,28 @@ def _pick(page, house: str, seen: set[str]) -> None:
         assert page.locator("#combat .side").count() == 2
     options.nth(index).click()
     _ready(page)
+
+
+def _place_order_on_the_map(page, other) -> None:
+    """Stark places an order by a click on the ringed area and a pick in the chooser that opens there (not the
+    list): Stark's map shows the order face up, the other house's map shows it face down."""
+    area = page.locator("#map use.asked-ring").get_attribute("data-ring")
+    number = page.evaluate("document.body.dataset.decision")
+    assert page.locator("#chooser").is_hidden()
+    page.locator(f'#dynamic g.area[data-area="{area}"]').dispatch_event("click")
+    chooser = page.locator("#chooser")
+    assert chooser.is_visible()
+    words = chooser.locator("button.choice").all_text_contents()
+    assert words == page.locator("#options button.option").all_text_contents()  # the legal tokens, in words
+    assert "Defense +1" in words and "Defense +2 — special order ★" in words, words
+    chooser.locator("button.choice", has_text="Defense +2").first.click()
+    page.wait_for_function(f"document.body.dataset.decision !== '{number}'", timeout=120_000)
+    _ready(page)
+    mine = page.locator(f'#dynamic g.area[data-area="{area}"] g.order.face-up[data-house="stark"]')
+    assert mine.count() == 1 and "Defense +2" in mine.locator("title").text_content()
+    hidden = f'#dynamic g.area[data-area="{area}"] g.order.face-down[data-house="stark"]'
+    other.wait_for_selector(hidden, state="attached", timeout=120_000)
+    assert other.locator(f'#dynamic g.area[data-area="{area}"] g.order.face-up').count() == 0
 
 
 @needs_chromium
@@ -132,7 +157,7 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
     assert "Tywin" not in pages["stark"].locator("#hand").text_content()
 
     seen: set[str] = set()
-    restarted = undone = False
+    restarted = undone = clicked = False
     for _ in range(400):
         if {"planning", "march", "combat", "westeros"} <= seen and restarted:
             break
@@ -152,6 +177,10 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
                     page.wait_for_function(f"document.body.dataset.decision === '{before}'", timeout=120_000)
                     undone = True
                 continue
+            if undone and not clicked and house == "stark" and "order for" in page.locator("#question").text_content():
+                _place_order_on_the_map(page, pages["lannister"])
+                clicked = True
+                continue
             if house == "stark" and "order for" in page.locator("#question").text_content():
                 # during planning, Lannister's orders lie face down on Stark's map
                 assert page.locator('#dynamic g.order.face-up[data-house="lannister"]').count() == 0
@@ -169,7 +198,7 @@ def test_two_people_play_a_base_game_in_the_browser(tmp_path, browser):
         else:
             time.sleep(0.2)
     server.stop()
-    assert undone and restarted
+    assert undone and restarted and clicked
     assert {"planning", "march", "combat", "westeros", "hidden orders"} <= seen, seen
     assert not problems, problems
 
@@ -208,3 +237,103 @@ def test_a_game_is_started_from_the_server_s_page(tmp_path):
         server.stop()
     store = Store(tmp_path / "games.sqlite")
     assert [store.params(g)["default_agent"] for g in store.games()] == ["random"]
+
+
+def test_mother_of_dragons_gifts_and_leaving_between_decisions(tmp_path):
+    """A Mother of Dragons seat may give power (R42.4) and leave (R42.5) without being asked: the engine refuses
+    what the rules forbid with its message and nothing changes; what it takes is kept and replayed on restart."""
+    db = tmp_path / "games.sqlite"
+    hub = Hub(Store(db))
+    gid, _ = hub.new("mod-4p-with-targaryen", ["targaryen", "lannister"], seed=2)
+    table = hub.tables[gid]
+    power = lambda h: table.game.state.houses[h].power  # noqa: E731
+    assert (power("lannister"), power("targaryen")) == (7, 7)
+    # what each page is offered: Targaryen never leaves (R42.5); vassals are no one to give to (R42.4.3)
+    assert page_view(table, "lannister")["actions"] == {"kinds": ["gift", "leave"], "leaving": False,
+                                                        "to": ["baratheon", "arryn", "targaryen"]}
+    assert page_view(table, "targaryen")["actions"]["kinds"] == ["gift"]
+    assert hub.act(table, "lannister", {"action": "gift", "to": "targaryen", "amount": 2}) is None
+    assert (power("lannister"), power("targaryen")) == (5, 7 + 2)
+    before = table.game.to_state()
+    assert hub.act(table, "lannister", {"action": "gift", "to": "targaryen", "amount": 6}) == \
+        "gift refused: lannister has 5 available power"
+    assert hub.act(table, "lannister", {"action": "gift", "to": "stark", "amount": 1}) == \
+        "gift refused: vassals neither give nor receive power (R42.4.3)"
+    assert hub.act(table, "targaryen", {"action": "leave"}).startswith(
+        "leave refused: targaryen never leaves the game")
+    assert table.game.to_state() == before  # a refused action changes nothing
+    assert hub.act(table, "lannister", {"action": "leave"}) is None
+    assert page_view(table, "lannister")["actions"]["leaving"] is True
+    again = Hub(Store(db)).load(gid)  # a restart replays the answers and the actions between them
+    assert again.game.to_state() == table.game.to_state()
+    assert [a["type"] for a in again.game.actions] == ["gift", "leave"]
+
+
+def test_a_format_1_games_file_is_read_as_meant(tmp_path):
+    """Format 2 added the actions table: a format-1 file (no actions) is read as the games it holds."""
+    import sqlite3
+
+    db = tmp_path / "old.sqlite"
+    con = sqlite3.connect(db)
+    con.executescript("""CREATE TABLE games (id TEXT PRIMARY KEY, params TEXT NOT NULL, created TEXT NOT NULL);
+        CREATE TABLE seats (token TEXT PRIMARY KEY, game TEXT NOT NULL, house TEXT NOT NULL);
+        CREATE TABLE answers (game TEXT NOT NULL, n INTEGER NOT NULL, house TEXT NOT NULL, answer TEXT NOT NULL,
+                              PRIMARY KEY (game, n));
+        INSERT INTO games VALUES ('g1', '{"setup": "base-3p"}', '2026-01-01');
+        PRAGMA user_version = 1;""")
+    con.close()
+    store = Store(db)
+    assert store.games() == ["g1"] and store.actions("g1") == []
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+@needs_chromium
+def test_gift_and_leave_are_buttons_on_a_mother_of_dragons_page(tmp_path, browser):
+    """The page offers the gift (R42.4) and leaving (R42.5); a refused gift shows the engine's message."""
+    server = Server(tmp_path / "games.sqlite", _free_port())
+    out = server.start("--new", "mod-4p-with-targaryen", "--human", "lannister,targaryen", "--seed", "2")
+    try:
+        link = dict(re.findall(r"^\s+(\w+): (http\S+)$", out, re.M))["lannister"]
+        problems: list[str] = []
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        page.goto(link)
+        _ready(page)
+        assert page.locator("#actions-box").is_visible()
+        power = page.locator('#houses tr[data-house="lannister"] td').nth(3)
+        assert power.text_content() == "7"
+        page.locator("#gift-amount").fill("2")
+        page.locator("#gift-to").select_option("targaryen")
+        page.locator("#gift").click()
+        _ready(page)
+        assert power.text_content() == "5"
+        assert page.locator('#houses tr[data-house="targaryen"] td').nth(3).text_content() == "9"
+        page.locator("#gift-amount").fill("6")
+        page.locator("#gift").click()
+        _ready(page)
+        assert page.locator("#message").text_content() == "gift refused: lannister has 5 available power"
+        assert power.text_content() == "5"
+        page.locator("#leave").click()  # the first click asks to be sure
+        assert page.locator("#leave").text_content() == "sure? click again to leave"
+        page.locator("#leave").click()
+        _ready(page)
+        assert page.locator("#leave").is_disabled()
+        assert page.locator("#leave").text_content() == "you leave the game at the end of this round"
+        assert not problems, problems
+    finally:
+        server.stop()
+
+
+def test_the_areas_an_answer_names(tmp_path):
+    """What a click on the map can pick: every area an answer names, a unit `AREA#INDEX` by its area."""
+    from maester.interpreter.core.rules import Rules
+    from maester.interpreter.mod import new_game
+    from maester.tools.seat_info import option_areas
+
+    game = new_game(Rules.default(None, None), "base-3p", seed=1)
+    assert option_areas(game, "footman:the-twins") == ["the-twins"]
+    assert option_areas(game, "upgrade:footman:knight:winterfell") == ["winterfell"]
+    assert option_areas(game, "replace:winterfell:march-plus-one") == ["winterfell"]
+    assert option_areas(game, "winterfell#0") == ["winterfell"]
+    assert option_areas(game, "done") == [] and option_areas(game, 3) == []

@@ -61,10 +61,11 @@ def question(game: Game, d: Decision) -> str:
 
 
 def option_areas(game: Game, option) -> list[str]:
-    """The areas an answer names (to pick it on the map)."""
+    """The areas an answer names (to pick it on the map); a unit `AREA#INDEX` (a `choose` answer) names its area."""
     if not isinstance(option, str):
         return []
-    return [p for p in option.split(":") if p in game.board.graph]
+    parts = (p.rpartition("#")[0] or p for p in option.split(":"))
+    return [p for p in parts if p in game.board.graph]
 
 
 def describe_answer(game: Game, d: Decision, answer) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.interpreter.core.decisions import IllegalDecision
+from maester.interpreter.core.position import GIFT, LEAVE, apply_actions
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
 from maester.interpreter.mod import ModOptions, new_game
@@ -27,6 +28,11 @@ from . import seat_info
 from .serve_store import Store
 
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def between_decision_actions(game: Game) -> list[str]:
+    """The actions a player may try between decisions in this game (the rules module's: Mother of Dragons)."""
+    return [kind for kind, method in ((GIFT, "gift_power"), (LEAVE, "leave")) if callable(getattr(game, method, None))]
 # events after which an answer can no longer be taken back: something hidden was shown
 REVEALING = {"reveal-orders", "bids", "reveal", "westeros-card", "wildling-card", "raven-look", "cards", "reshuffle",
              "tides", "loan-drawn"}
@@ -65,6 +71,8 @@ class Table:
         k = mine[-1]
         if any(h in self.humans and h != house for h, _ in self.answered[k + 1:]):
             return False, "another player has answered since"
+        if any(a["at"] > k and house not in (a.get("from"), a.get("house")) for a in self.game.actions):
+            return False, "another player gave power since"  # an undo would take their gift back too
         shown = [e for e in self.game.events[self.answered[k][1]:] if e["type"] in REVEALING or "secret" in e]
         if shown:
             return False, f"something hidden was shown since ({shown[0]['type']})"
@@ -121,9 +129,12 @@ class Hub:
         game = new_game(rules, p["setup"], seed=p["seed"],
                         options=ModOptions(tides_of_battle=p["tides"], player_houses=p["player_houses"]))
         table = Table(gid, p, game, self.store.seats(gid))
-        for house, answer in self.store.answers(gid):
+        actions = self.store.actions(gid)
+        for i, (house, answer) in enumerate(self.store.answers(gid)):
+            apply_actions(game, actions, i)
             table.answered.append((house, len(game.events)))
             game.answer(answer)
+        apply_actions(game, actions, len(game.answers))
         self.tables[gid] = table
         self.play_agents(table)  # a server stopped while agents were to move
         return table
@@ -157,6 +168,30 @@ class Hub:
         except IllegalDecision as e:
             return e.diagnostics.items[0].message
         self.play_agents(table)
+        return None
+
+    def act(self, table: Table, house: str, msg: dict) -> str | None:
+        """A between-decision action of a person (Mother of Dragons: a gift of power R42.4, leaving R42.5): the
+        engine judges it and refuses an illegal one whole; an error message, or None."""
+        game = table.game
+        kind = msg.get("action")
+        if not between_decision_actions(game):
+            return "this game has no actions between decisions"
+        before = len(game.actions)
+        try:
+            if kind == GIFT:
+                amount = msg.get("amount")
+                if type(amount) is not int:
+                    return "gift refused: give a whole number of power tokens"
+                game.gift_power(house, str(msg.get("to", "")), amount)
+            elif kind == LEAVE:
+                game.leave(house)
+            else:
+                return f"no such action: {kind!r}"
+        except IllegalDecision as e:
+            return e.diagnostics.items[0].message
+        for entry in game.actions[before:]:  # leaving twice records nothing the second time
+            self.store.add_action(table.id, entry)
         return None
 
     def undo(self, table: Table, house: str) -> str | None:
@@ -195,15 +230,28 @@ def page_view(table: Table, house: str, message: str | None = None) -> dict:
         houses.append({"house": h, "power": other.power, "supply": other.supply, "victory": points.get(h, 0),
                        "hand": len(other.hand), "discards": [seat_info.name_of(game, c) for c in other.discards]})
     undo_ok, undo_why = table.undo_allowed(house)
+    # offered where the rules allow them at all: to a player (not a vassal, R42.4.3), leaving to a house that can
+    # become a vassal (R42.5); the engine judges each try (e.g. no gift during a bid) and its message is shown
+    kinds = between_decision_actions(game) if d is not None and house in st.houses and not _is_vassal(game, house) \
+        else []
+    if game.rules.house(house).get("never_vassal") if house in st.houses else False:
+        kinds = [k for k in kinds if k != LEAVE]
+    actions = {"kinds": kinds, "to": [h for h in game.turn_order if h != house and not _is_vassal(game, h)],
+               "leaving": house in getattr(getattr(game, "mod_state", None), "leaving", [])} if kinds else None
     return {
         "game": table.id, "house": house, "round": st.round, "phase": st.phase, "svg": svg,
         "decision": decision, "waiting_for": d.house if d is not None and d.house != house else None,
         "combat": seat_info.combat_panel(game, house),
         "digest": seat_info.digest(game, house, table.last_decision_events(house)),
         "hand": [seat_info.card_text(game, c) for c in (hs.hand if hs else [])],
-        "houses": houses, "undo": undo_ok, "undo_why": undo_why, "message": message,
+        "houses": houses, "actions": actions, "undo": undo_ok, "undo_why": undo_why, "message": message,
         "over": {"winner": st.winner, "reason": st.end_reason} if d is None else None,
     }
+
+
+def _is_vassal(game: Game, house: str) -> bool:
+    is_vassal = getattr(game, "is_vassal", None)
+    return bool(is_vassal and is_vassal(house))
 
 
 # ---- the web application -------------------------------------------------------------------------------
@@ -290,6 +338,8 @@ def make_app(hub: Hub):
                 async with hub.lock:
                     if msg.get("undo"):
                         error = hub.undo(table, seat.house)
+                    elif msg.get("action"):
+                        error = hub.act(table, seat.house, msg)
                     else:
                         error = hub.answer(table, seat.house, int(msg.get("number", -1)), int(msg.get("index", -1)))
                     await send_all(table, note=(seat.house, error) if error else None)

@@ -66,13 +66,20 @@ table { border-collapse: collapse; font-size: 12px; width: 100%; }
 td, th { padding: 1px 4px; text-align: left; }
 .choice-ring { fill: none; stroke: #f1c40f; stroke-width: 5; pointer-events: none; }
 .asked-ring { fill: none; stroke: #e74c3c; stroke-width: 6; pointer-events: none; }
+#chooser { position: absolute; z-index: 5; background: #fff; border: 2px solid #e74c3c; padding: 4px;
+           display: flex; flex-direction: column; gap: 2px; max-height: 80%; max-width: 300px; overflow-y: auto;
+           cursor: default; font-size: 12px;
+           box-shadow: 2px 2px 6px rgba(0, 0, 0, 0.4); }
+#chooser[hidden] { display: none; }
+#chooser .title { font-weight: bold; display: flex; justify-content: space-between; gap: 8px; }
+#chooser button.choice { text-align: left; padding: 1px 6px; font-size: 12px; cursor: pointer; }
 </style>
 </head>
 <body>
 <header><h1>maester — you play <b>%HOUSE%</b></h1><span id="status">connecting…</span>
   <span id="conn"></span></header>
 <main>
-  <div id="board"><div id="map"></div>
+  <div id="board"><div id="map"></div><div id="chooser" hidden></div>
     <div id="zoom"><button id="zoom-in" title="zoom in">+</button><button id="zoom-out" title="zoom out">−</button>
       <button id="zoom-fit" title="the whole board">⤢</button></div></div>
   <div id="side">
@@ -80,6 +87,11 @@ td, th { padding: 1px 4px; text-align: left; }
       <div id="asked-cards"></div><div id="options"></div>
       <div><button id="show-all" hidden>show every answer</button> <button id="undo" disabled>undo</button></div>
     </section>
+    <section id="actions-box" hidden><h2>Between decisions</h2>
+      <div id="gift-row"><label>give <input id="gift-amount" type="number" min="1" value="1" style="width: 4em">
+        power to <select id="gift-to"></select></label> <button id="gift">give</button></div>
+      <div id="leave-row"><button id="leave" title="your house becomes a vassal from the next round (R42.5)">leave
+        the game at the end of this round</button></div></section>
     <section id="combat-box" hidden><h2>Combat</h2><div id="combat"></div></section>
     <section><h2>Since your last decision</h2><ol id="digest"></ol></section>
     <section><h2>Your hand</h2><div id="hand"></div></section>
@@ -151,19 +163,61 @@ $("map").addEventListener("click", (ev) => {
   const hit = ev.target.closest("[data-area]");
   if (!hit) return;
   const area = hit.getAttribute("data-area");
-  const matching = view.decision.options.filter((o) => o.areas.includes(area));
-  if (matching.length === 1) { send({ number: view.decision.number, index: matching[0].index }); return; }
+  const d = view.decision;
+  const matching = d.options.filter((o) => o.areas.includes(area));
+  if (matching.length === 0 && d.area === area && !d.options.some((o) => o.areas.length)) {
+    // the decision is about this area and its answers name none (an order token to place): choose right here
+    openChooser(ev, d, d.options);
+    return;
+  }
+  if (matching.length === 1) { send({ number: d.number, index: matching[0].index }); return; }
   if (matching.length === 0) return;
   for (const b of $("options").children) {
     b.classList.toggle("dim", !matching.some((o) => String(o.index) === b.dataset.index));
   }
   $("show-all").hidden = false;
+  openChooser(ev, d, matching);  // and right there, beside the click
 });
 $("show-all").addEventListener("click", () => {
   for (const b of $("options").children) b.classList.remove("dim");
   $("show-all").hidden = true;
 });
 $("undo").addEventListener("click", () => send({ undo: true }));
+// Mother of Dragons: a gift of power (R42.4) and leaving (R42.5), taken without being asked; the engine
+// refuses what the rules do not allow (the message shows above the decision)
+$("gift").addEventListener("click", () => send({ action: "gift", to: $("gift-to").value,
+                                                 amount: Number($("gift-amount").value) }));
+$("leave").addEventListener("click", () => {
+  const b = $("leave");
+  if (b.dataset.armed !== "yes") { b.dataset.armed = "yes"; b.textContent = "sure? click again to leave"; return; }
+  send({ action: "leave" });
+});
+
+// the answers of a decision about one area, in a small box beside the click (e.g. the order tokens to place)
+function openChooser(ev, d, options) {
+  const c = $("chooser"), r = $("board").getBoundingClientRect();
+  const title = el("div", "title");
+  const close = el("button", "close", "×");
+  close.title = "close";
+  close.addEventListener("click", closeChooser);
+  title.append(el("span", "", d.question), close);
+  c.replaceChildren(title);
+  for (const o of options) {
+    const b = el("button", "choice", o.text);
+    b.dataset.index = String(o.index);
+    b.addEventListener("click", () => { closeChooser(); send({ number: d.number, index: o.index }); });
+    c.append(b);
+  }
+  c.hidden = false;
+  // beside the click, kept inside the board
+  const x = Math.min(ev.clientX - r.left + 8, r.width - c.offsetWidth - 4);
+  const y = Math.min(ev.clientY - r.top + 8, r.height - c.offsetHeight - 4);
+  c.style.left = Math.max(4, x) + "px";
+  c.style.top = Math.max(4, y) + "px";
+}
+function closeChooser() { $("chooser").hidden = true; $("chooser").replaceChildren(); }
+$("chooser").addEventListener("pointerdown", (ev) => ev.stopPropagation());  // a click in it is not a drag
+$("chooser").addEventListener("wheel", (ev) => ev.stopPropagation());
 
 function ring(area, cls) {
   const s = svg();
@@ -177,6 +231,7 @@ function ring(area, cls) {
 
 function render(v) {
   view = v;
+  closeChooser();
   $("map").innerHTML = v.svg;
   const s = svg();
   const vb = s.getAttribute("viewBox").split(" ").map(Number);
@@ -206,6 +261,19 @@ function render(v) {
     if (d.area) ring(d.area, "asked-ring");
   } else {
     $("question").textContent = v.over ? "The game is over." : "Waiting for " + v.waiting_for + "…";
+  }
+  const a = v.actions;
+  $("actions-box").hidden = !a;
+  if (a) {
+    $("gift-row").hidden = !a.kinds.includes("gift");
+    const keep = $("gift-to").value;
+    $("gift-to").replaceChildren(...a.to.map((h) => { const o = el("option", "", h); o.value = h; return o; }));
+    if (a.to.includes(keep)) $("gift-to").value = keep;
+    $("leave-row").hidden = !a.kinds.includes("leave");
+    $("leave").disabled = a.leaving;
+    $("leave").dataset.armed = "";
+    $("leave").textContent = a.leaving ? "you leave the game at the end of this round" :
+      "leave the game at the end of this round";
   }
   $("undo").disabled = !v.undo;
   $("undo").title = v.undo ? "take back your last answer" : v.undo_why;

@@ -1,9 +1,11 @@
 """Where `maester serve` keeps its games: one SQLite file (stdlib sqlite3).
 
-A game is its parameters (setup, seed, variant, packs, options, who plays which house) and its answers in
-order; the position is a value the engine recomputes from them, so a server restart loses nothing and any game
-resumes where it was. The file carries its format version (`PRAGMA user_version`); another version is refused
-with what to do, never read as something else.
+A game is its parameters (setup, seed, variant, packs, options, who plays which house), its answers in
+order and its between-decision actions (Mother of Dragons gifts and leaving, R42.4-R42.5, each placed `at` the
+number of answers before it); the position is a value the engine recomputes from them, so a server restart
+loses nothing and any game resumes where it was. The file carries its format version (`PRAGMA user_version`);
+a format-1 file (before actions) is read as meant, another version is refused with what to do, never read as
+something else.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
 
-STORE_VERSION = 1
+# 2: the `actions` table (format 1 had none: a format-1 file is read as it was meant, a game without actions)
+STORE_VERSION = 2
+READABLE = (1, STORE_VERSION)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, params TEXT NOT NULL, created TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seats (token TEXT PRIMARY KEY, game TEXT NOT NULL, house TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS answers (game TEXT NOT NULL, n INTEGER NOT NULL, house TEXT NOT NULL,
                                     answer TEXT NOT NULL, PRIMARY KEY (game, n));
+CREATE TABLE IF NOT EXISTS actions (game TEXT NOT NULL, seq INTEGER NOT NULL, at INTEGER NOT NULL,
+                                    action TEXT NOT NULL, PRIMARY KEY (game, seq));
 """
 
 
@@ -43,7 +49,7 @@ class Store:
             tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
         except sqlite3.DatabaseError as e:
             _fail(path, f"{path} is not a maester games file: {e}")
-        if tables and version != STORE_VERSION:
+        if tables and version not in READABLE:
             _fail(path, f"{path} holds games in format {version}; this maester reads format {STORE_VERSION}",
                   "give another --db file, or use the maester version that wrote it")
         self.db.executescript(SCHEMA)
@@ -82,10 +88,24 @@ class Store:
         with self._lock:
             self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (game, n, house, json.dumps(answer)))
 
-    def cut(self, game: str, keep: int) -> None:
-        """Forget the answers from the `keep`-th on (an undo)."""
+    def actions(self, game: str) -> list[dict]:
+        """The between-decision actions in the order taken, each with its place `at` (as `Game.actions`)."""
+        return [{"at": at, **json.loads(a)} for at, a in
+                self.db.execute("SELECT at, action FROM actions WHERE game = ? ORDER BY seq", (game,))]
+
+    def add_action(self, game: str, entry: dict) -> None:
         with self._lock:
+            seq = self.db.execute("SELECT count(*) FROM actions WHERE game = ?", (game,)).fetchone()[0]
+            rest = {k: v for k, v in entry.items() if k != "at"}
+            self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (game, seq, entry["at"], json.dumps(rest)))
+
+    def cut(self, game: str, keep: int) -> None:
+        """Forget the answers from the `keep`-th on, and the actions taken after them (an undo)."""
+        with self._lock:
+            self.db.execute("BEGIN")
             self.db.execute("DELETE FROM answers WHERE game = ? AND n >= ?", (game, keep))
+            self.db.execute("DELETE FROM actions WHERE game = ? AND at > ?", (game, keep))
+            self.db.execute("COMMIT")
 
 
 def _fail(path: Path, message: str, hint: str | None = None) -> None:
