@@ -175,3 +175,16 @@ def test_bad_inputs_are_one_clear_error(tmp_path):
     out = tmp_path / "none.png"
     r = run("render", A10, "--step", "99", "-o", out)
     assert r.exit_code == 1 and not out.exists()
+
+
+def test_a_saved_table_is_drawn_as_its_position(tmp_path):
+    """`maester play --save` writes a saved table (the position with its seats): render and view take it."""
+    saved = tmp_path / "table.json"
+    assert run("play", "--base", "-p", "3", "-q", "--agents", "random", "--stop-at", "30", "--save", saved).exit_code == 0
+    assert json.loads(saved.read_text())["format"] == "maester-table"
+    timeline = load(saved)
+    assert timeline.state(0).to_json() == json.loads(saved.read_text())["position"]["state"]
+    picture = tmp_path / "table.svg"
+    result = run("render", saved, "-o", picture)
+    assert result.exit_code == 0, result.output
+    assert ET.parse(picture).getroot().tag.endswith("svg")

@@ -25,6 +25,8 @@ from maester.interpreter.core.state_check import state_problems
 from maester.interpreter.mod import ModOptions, new_game
 from maester.interpreter.procedures.game import Game
 
+TABLE_FORMAT = "maester-table"  # a seat's saved table (tools/human.py): the position under `position`
+
 # the events that open a Planning Phase (orders go down face down) and that reveal the orders (R13.1, R13.4)
 PLANNING_RULE = "R13"
 REVEAL_EVENT = "reveal-orders"
@@ -233,6 +235,8 @@ def from_state(path: Path, variant: str | None = None, packs: list[Path] | None 
         diags = Diagnostics()
         diags.error("not-json", f"{path} is not JSON: {e.msg}", Span(str(path), e.lineno, e.colno))
         raise MaesterError(diags) from None
+    if isinstance(data, dict) and data.get("format") == TABLE_FORMAT and isinstance(data.get("position"), dict):
+        data = data["position"]  # a saved table (`maester play --save`): the position with its seats
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         return _from_position(path, data, variant, packs)
     if isinstance(data, dict) and isinstance(data.get("state"), dict):
