@@ -360,6 +360,18 @@ class Compiler:
             self._variant(decl, record)
         return record
 
+    def _every_setup_note(self, where: str, game: str | None, ids: list[str], touched: list[str],
+                          entry: ast.Entry) -> None:
+        """`patch setup every` names the setups it changed (an author sees its reach), or warns that it matched none."""
+        if touched:
+            self.diags.note("patch-every-setup-touched", f"{where}: patch of every setup changes "
+                            f"{len(touched)} setup{'s' if len(touched) != 1 else ''}: {', '.join(sorted(touched))}",
+                            entry.span)
+        elif not ids:
+            self.diags.warning("patch-every-setup-none", f"{where}: patch of every setup matches no setup: "
+                               f"rules set '{game}' has none", entry.span,
+                               "declare a setup with `game " + str(game) + "`, or patch the setups by id")
+
     def _every_setup_warnings(self, rec: dict, ident: str, entry: ast.Entry) -> None:
         """`patch setup every` reaches setups its author may not have had in mind: say where it makes no sense."""
         blocked = set(rec.get("blocked") or [])
@@ -534,6 +546,7 @@ class Compiler:
                        (kind.name != "setup" or _decl_word(d, "game") == game)]
             else:
                 ids = list(target)
+            touched: list[str] = []
             for ident in ids:
                 parent = latest.get((kind.name, ident)) or self.symbols.lookup(kind.name, ident)
                 if parent is None or parent.kind != kind.name:
@@ -548,11 +561,14 @@ class Compiler:
                 rec = self.lower(patched, kind)
                 if rec is not None and kind.name == "setup" and target == EVERY:
                     self._every_setup_warnings(rec, ident, entry)
+                    touched.append(ident)
                 if rec is not None:
                     rec.pop("derived_from", None)
                     if parent.derives is not None:
                         rec["derived_from"] = parent.derives
                     patches.setdefault(kind.collection, {})[ident] = rec
+            if kind.name == "setup" and target == EVERY:
+                self._every_setup_note(where, game, ids, touched, entry)
         record.pop("patch", None)
         record["patches"] = {k: dict(sorted(v.items())) for k, v in sorted(patches.items())}
 
@@ -848,7 +864,7 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
         except (OSError, ValueError):
             pass  # a damaged cache entry: compile again
     bundle = compile_sources(sources, diags)
-    if cached is not None and not diags.warnings:
+    if cached is not None and not diags.warnings and not diags.notes:  # a cache hit would lose them
         from .cache import write_atomically  # no half-written file left on a full disk
 
         write_atomically(cached, json.dumps(bundle).encode("utf-8"))  # an optimisation only: failures ignored
