@@ -452,15 +452,12 @@ class Compiler:
         loans: dict[str, list[str]] = {}
         where = f"setup '{record['id']}'"
         for b in blocks:
-            entry, target, found = b["entry"], b["values"][0], b["block"]
-            if target is None:
+            entry, found = b["entry"], b["block"]
+            targets = self._house_targets(entry, houses, where)
+            if targets is None:
                 continue
-            every = target == EVERY
-            if not every and target not in houses:
-                self.diags.error("house-not-in-setup", f"{where}: '{target}' is not one of its houses",
-                                 entry.values[0].span, "its houses: " + ", ".join(houses))
-                continue
-            for h in houses if every else [target]:
+            every = targets == EVERY
+            for h in houses if every else targets:
                 if found.get("power") is not None:
                     power[h] = found["power"]
                 home = self._home(h)
@@ -498,6 +495,33 @@ class Compiler:
         record["starting_loans"] = dict(sorted(loans.items()))
         record["starting_supply"] = dict(sorted(supply.items()))
         record["starting_power_tokens"] = dict(sorted(tokens.items()))
+
+    def _house_targets(self, entry: ast.Entry, houses: list[str], where: str) -> list[str] | str | None:
+        """The houses a setup's `house H`, `house [a, b]` or `house every` block gives its values to.
+
+        A list gives the same values to each house, as if each were written out in the listed order.
+        Unknown houses are reported by the checker; a house not of the setup or listed twice is reported here.
+        """
+        if not entry.values:
+            return None
+        value = entry.values[0]
+        if isinstance(value, ast.Name) and value.text == EVERY:
+            return EVERY
+        items = list(value.items) if isinstance(value, ast.ListExpr) else [value]
+        out: list[str] = []
+        for item in items:
+            if not isinstance(item, ast.Name) or not self.symbols.lookup("house", item.text):
+                return None  # reported by the checker
+            if item.text not in houses:
+                self.diags.error("house-not-in-setup", f"{where}: '{item.text}' is not one of its houses",
+                                 item.span, "its houses: " + ", ".join(houses))
+                return None
+            if item.text in out:
+                self.diags.error("house-listed-twice", f"{where}: '{item.text}' is listed twice in one house block",
+                                 item.span, "list each house once")
+                return None
+            out.append(item.text)
+        return out
 
     def _home(self, house: str) -> str | None:
         decl = self.symbols.lookup("house", house)

@@ -253,7 +253,8 @@ KINDS: dict[str, Kind] = {
               _k("start", "ref:house", "ref:area", repeat=True, block="units", block_required=True, ident=2,
                  doc="starting units of a house in an area (`as vassal` inside: from its vassal setup card)"),
               _k("house", "house-or-every", repeat=True, block="house-start", block_required=True,
-                 doc="per-house starting values (`house every { ... }`: for each house of the setup)"),
+                 doc="per-house starting values (`house [a, b] { ... }`: the same for each house listed; "
+                     "`house every { ... }`: for each house of the setup)"),
               _k("note", "text", repeat=True),
               collection="setups"),
         _kind("house-start", "Starting values of one house (or of every house) in a setup.",
