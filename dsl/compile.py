@@ -819,6 +819,9 @@ def _post_process(kind: str, record: dict) -> dict:
             units = dict(s["units"])
             role = units.pop("as", None) or "player"  # None: a bad value, already reported
             starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units, "at": s["at"]})
+        if record.pop("players_use_vassal_starts", False):  # the bundle holds the result: no engine option
+            for house, placements in starts["vassal"].items():
+                starts["player"][house] = [{**p, "units": dict(p["units"])} for p in placements]
         record["starting_units"] = starts["player"]
         record["vassal_starting_units"] = starts["vassal"]
         record["notes"] = record.pop("note")

@@ -242,6 +242,10 @@ KINDS: dict[str, Kind] = {
               _k("kings-court-stars", "name", doc="the row of the stars table used"),
               _k("westeros-decks", "list:enum:i|ii|iii|iv", doc="the decks used (absent: the game's)"),
               _k("iron-bank", doc="the Iron Bank and its loans are in play"),
+              _k("players-use-vassal-starts",
+                 doc="players use the vassal setup cards: every house with a vassal setup card (`as vassal` "
+                     "starts) starts with those units, players too, instead of its own; a house without one "
+                     "keeps its own"),
               _k("loan-deck", "list:ref:loan", doc="the loans of the Iron Bank's deck (absent: every loan)"),
               _k("dragon-strength-rounds", "list:int", doc="round spaces holding a dragon strength token"),
               _k("loyalty-token", "ref:area", "nat", repeat=True, doc="loyalty tokens placed at the start"),
