@@ -134,7 +134,7 @@ def _type_word(t: str) -> str:
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
     words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>",
-             "house-or-every": f"<house id>|{EVERY}", "loan-or-random": "<loan id>|random",
+             "house-or-every": f"<house id>|[<house id>, ...]|{EVERY}", "loan-or-random": "<loan id>|random",
              "patch-target": f"<id>|[<id>, ...]|{EVERY}"}
     return words.get(t, f"<{t}>")
 
@@ -188,6 +188,12 @@ class Checker:
             return None
         if type_.startswith("ref:"):
             return self.ref(expr, type_[4:], key)
+        if type_ == "house-or-every" and isinstance(expr, ast.ListExpr):  # `house [stark, lannister] { ... }`
+            if not expr.items:
+                d.error("wrong-value", f"'{key}' expects at least one house in its list", expr.span,
+                        f"for example: {key} [stark, lannister]")
+                return None
+            return [self.ref(item, "house", key) for item in expr.items]
         if type_ in ("house-or-every", "loan-or-random"):
             special = EVERY if type_ == "house-or-every" else "random"
             if isinstance(expr, ast.Name) and expr.text == special:

@@ -360,6 +360,18 @@ class Compiler:
             self._variant(decl, record)
         return record
 
+    def _every_setup_note(self, where: str, game: str | None, ids: list[str], touched: list[str],
+                          entry: ast.Entry) -> None:
+        """`patch setup every` names the setups it changed (an author sees its reach), or warns that it matched none."""
+        if touched:
+            self.diags.note("patch-every-setup-touched", f"{where}: patch of every setup changes "
+                            f"{len(touched)} setup{'s' if len(touched) != 1 else ''}: {', '.join(sorted(touched))}",
+                            entry.span)
+        elif not ids:
+            self.diags.warning("patch-every-setup-none", f"{where}: patch of every setup matches no setup: "
+                               f"rules set '{game}' has none", entry.span,
+                               "declare a setup with `game " + str(game) + "`, or patch the setups by id")
+
     def _every_setup_warnings(self, rec: dict, ident: str, entry: ast.Entry) -> None:
         """`patch setup every` reaches setups its author may not have had in mind: say where it makes no sense."""
         blocked = set(rec.get("blocked") or [])
@@ -440,15 +452,12 @@ class Compiler:
         loans: dict[str, list[str]] = {}
         where = f"setup '{record['id']}'"
         for b in blocks:
-            entry, target, found = b["entry"], b["values"][0], b["block"]
-            if target is None:
+            entry, found = b["entry"], b["block"]
+            targets = self._house_targets(entry, houses, where)
+            if targets is None:
                 continue
-            every = target == EVERY
-            if not every and target not in houses:
-                self.diags.error("house-not-in-setup", f"{where}: '{target}' is not one of its houses",
-                                 entry.values[0].span, "its houses: " + ", ".join(houses))
-                continue
-            for h in houses if every else [target]:
+            every = targets == EVERY
+            for h in houses if every else targets:
                 if found.get("power") is not None:
                     power[h] = found["power"]
                 home = self._home(h)
@@ -486,6 +495,33 @@ class Compiler:
         record["starting_loans"] = dict(sorted(loans.items()))
         record["starting_supply"] = dict(sorted(supply.items()))
         record["starting_power_tokens"] = dict(sorted(tokens.items()))
+
+    def _house_targets(self, entry: ast.Entry, houses: list[str], where: str) -> list[str] | str | None:
+        """The houses a setup's `house H`, `house [a, b]` or `house every` block gives its values to.
+
+        A list gives the same values to each house, as if each were written out in the listed order.
+        Unknown houses are reported by the checker; a house not of the setup or listed twice is reported here.
+        """
+        if not entry.values:
+            return None
+        value = entry.values[0]
+        if isinstance(value, ast.Name) and value.text == EVERY:
+            return EVERY
+        items = list(value.items) if isinstance(value, ast.ListExpr) else [value]
+        out: list[str] = []
+        for item in items:
+            if not isinstance(item, ast.Name) or not self.symbols.lookup("house", item.text):
+                return None  # reported by the checker
+            if item.text not in houses:
+                self.diags.error("house-not-in-setup", f"{where}: '{item.text}' is not one of its houses",
+                                 item.span, "its houses: " + ", ".join(houses))
+                return None
+            if item.text in out:
+                self.diags.error("house-listed-twice", f"{where}: '{item.text}' is listed twice in one house block",
+                                 item.span, "list each house once")
+                return None
+            out.append(item.text)
+        return out
 
     def _home(self, house: str) -> str | None:
         decl = self.symbols.lookup("house", house)
@@ -534,6 +570,7 @@ class Compiler:
                        (kind.name != "setup" or _decl_word(d, "game") == game)]
             else:
                 ids = list(target)
+            touched: list[str] = []
             for ident in ids:
                 parent = latest.get((kind.name, ident)) or self.symbols.lookup(kind.name, ident)
                 if parent is None or parent.kind != kind.name:
@@ -548,11 +585,14 @@ class Compiler:
                 rec = self.lower(patched, kind)
                 if rec is not None and kind.name == "setup" and target == EVERY:
                     self._every_setup_warnings(rec, ident, entry)
+                    touched.append(ident)
                 if rec is not None:
                     rec.pop("derived_from", None)
                     if parent.derives is not None:
                         rec["derived_from"] = parent.derives
                     patches.setdefault(kind.collection, {})[ident] = rec
+            if kind.name == "setup" and target == EVERY:
+                self._every_setup_note(where, game, ids, touched, entry)
         record.pop("patch", None)
         record["patches"] = {k: dict(sorted(v.items())) for k, v in sorted(patches.items())}
 
@@ -779,6 +819,9 @@ def _post_process(kind: str, record: dict) -> dict:
             units = dict(s["units"])
             role = units.pop("as", None) or "player"  # None: a bad value, already reported
             starts[role].setdefault(s["house"], []).append({"area": s["area"], "units": units, "at": s["at"]})
+        if record.pop("players_use_vassal_starts", False):  # the bundle holds the result: no engine option
+            for house, placements in starts["vassal"].items():
+                starts["player"][house] = [{**p, "units": dict(p["units"])} for p in placements]
         record["starting_units"] = starts["player"]
         record["vassal_starting_units"] = starts["vassal"]
         record["notes"] = record.pop("note")
@@ -848,7 +891,7 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
         except (OSError, ValueError):
             pass  # a damaged cache entry: compile again
     bundle = compile_sources(sources, diags)
-    if cached is not None and not diags.warnings:
+    if cached is not None and not diags.warnings and not diags.notes:  # a cache hit would lose them
         from .cache import write_atomically  # no half-written file left on a full disk
 
         write_atomically(cached, json.dumps(bundle).encode("utf-8"))  # an optimisation only: failures ignored

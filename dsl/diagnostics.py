@@ -52,7 +52,7 @@ class Diagnostic:
     code: str
     message: str
     span: Span | None = None
-    severity: str = "error"  # "error" | "warning"
+    severity: str = "error"  # "error" | "warning" | "note" (information: what a command did, not a problem)
     hint: str | None = None
     source_line: str | None = None
 
@@ -104,6 +104,10 @@ class Diagnostics:
     def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
         self._add(code, message, span, hint, "error")
 
+    def note(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        """Information, not a problem (e.g. which setups `patch setup every` changed)."""
+        self._add(code, message, span, hint, "note")
+
     def warning(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
         self._add(code, message, span, hint, "warning")
 
@@ -143,6 +147,10 @@ class Diagnostics:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == "warning"]
+
+    @property
+    def notes(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "note"]
 
     def __bool__(self) -> bool:
         return bool(self.items)

@@ -21,7 +21,7 @@ END = "<!-- END GENERATED REFERENCE -->"
 
 
 # Value types that are a choice between an id and a word (see check.py).
-_VALUE_WORDS = {"house-or-every": "<house id | every>", "loan-or-random": "<loan id | random>",
+_VALUE_WORDS = {"house-or-every": "<house id | [house id, ...] | every>", "loan-or-random": "<loan id | random>",
                 "patch-target": "<id | [id, ...] | every>", "name": "<name>"}
 
 def _sig(p: Primitive) -> str:

@@ -242,6 +242,10 @@ KINDS: dict[str, Kind] = {
               _k("kings-court-stars", "name", doc="the row of the stars table used"),
               _k("westeros-decks", "list:enum:i|ii|iii|iv", doc="the decks used (absent: the game's)"),
               _k("iron-bank", doc="the Iron Bank and its loans are in play"),
+              _k("players-use-vassal-starts",
+                 doc="players use the vassal setup cards: every house with a vassal setup card (`as vassal` "
+                     "starts) starts with those units, players too, instead of its own; a house without one "
+                     "keeps its own"),
               _k("loan-deck", "list:ref:loan", doc="the loans of the Iron Bank's deck (absent: every loan)"),
               _k("dragon-strength-rounds", "list:int", doc="round spaces holding a dragon strength token"),
               _k("loyalty-token", "ref:area", "nat", repeat=True, doc="loyalty tokens placed at the start"),
@@ -253,7 +257,8 @@ KINDS: dict[str, Kind] = {
               _k("start", "ref:house", "ref:area", repeat=True, block="units", block_required=True, ident=2,
                  doc="starting units of a house in an area (`as vassal` inside: from its vassal setup card)"),
               _k("house", "house-or-every", repeat=True, block="house-start", block_required=True,
-                 doc="per-house starting values (`house every { ... }`: for each house of the setup)"),
+                 doc="per-house starting values (`house [a, b] { ... }`: the same for each house listed; "
+                     "`house every { ... }`: for each house of the setup)"),
               _k("note", "text", repeat=True),
               collection="setups"),
         _kind("house-start", "Starting values of one house (or of every house) in a setup.",

@@ -45,3 +45,35 @@ def test_every_state_path_is_documented():
         assert f".{name}" in doc, name
     for part in ("modules.victory.points", "modules.objectives", "modules.moments"):
         assert part in doc
+
+
+def test_patch_setup_every_names_the_setups_it_changed(tmp_path):
+    found = _check(tmp_path, 'variant odd "Odd" {\n  game base\n'
+                   '  patch setup every { house every { garrison-bonus 1 } }\n}\n')
+    noted = [d for d in found if d["code"] == "patch-every-setup-touched"]
+    assert len(noted) == 1 and noted[0]["severity"] == "note" and noted[0]["line"] == 3
+    assert noted[0]["message"] == ("variant 'odd': patch of every setup changes 4 setups: "
+                                   "base-3p, base-4p, base-5p, base-6p")
+    mod = _check(tmp_path, 'variant odd "Odd" {\n  game mother-of-dragons\n'
+                 '  patch setup every { house every { garrison-bonus 1 } }\n}\n')
+    names = next(d["message"] for d in mod if d["code"] == "patch-every-setup-touched").split(": ")[-1]
+    assert "base-6p" not in names and names.split(", ") == sorted(names.split(", "))
+
+
+def test_patch_setup_every_warns_when_it_matches_no_setup(tmp_path):
+    found = _check(tmp_path, 'game lonely "Lonely" from base {\n  max-rounds 5\n}\n'
+                   'variant odd "Odd" {\n  game lonely\n  patch setup every { power-tokens 9 }\n}\n')
+    warned = [d for d in found if d["code"] == "patch-every-setup-none"]
+    assert len(warned) == 1 and warned[0]["severity"] == "warning" and warned[0]["line"] == 6
+    assert "matches no setup: rules set 'lonely' has none" in warned[0]["message"]
+    assert not [d for d in found if d["code"] == "patch-every-setup-touched"]
+
+
+def test_compile_reports_the_setups_patch_every_changed(tmp_path):
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "x.mst").write_text('variant odd "Odd" {\n  game base\n'
+                                             '  patch setup every { power-tokens 6 }\n}\n', encoding="utf-8")
+    r = CliRunner().invoke(app, ["compile", "--pack", str(tmp_path / "pack"), "-o", str(tmp_path / "b.json"),
+                                 "--json"])
+    doc = json.loads(r.output)
+    assert doc["ok"] and [d["code"] for d in doc["diagnostics"]] == ["patch-every-setup-touched"]

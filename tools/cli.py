@@ -284,11 +284,13 @@ def compile_cmd(
     target = need_output(output, "the bundle")
     sources = _content(run, paths, pack)
     refuse_overwrite(target, content_files(sources), "--output")
-    bundle = apply_variant(compile_paths(sources), variant)
+    found = Diagnostics()  # warnings and notes of compiling (which setups `patch setup every` changed...)
+    bundle = apply_variant(compile_paths(sources, found), variant)
     diags = Diagnostics()
     _check_playable(bundle, diags)
     if diags.errors:
         raise MaesterError(diags)
+    run.report(found)
     text = json.dumps(bundle, indent=1, ensure_ascii=False) + "\n"
     _write(target, text)
     run.result = {"output": str(output), "bytes": len(text.encode()), "format_version": bundle["format_version"],

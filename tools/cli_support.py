@@ -103,7 +103,8 @@ def emit_json(command: str, code: int, result: dict | None, diags: Iterable[Diag
 
 def print_diagnostic(d: Diagnostic) -> None:
     lines = d.format().splitlines()
-    err.print(lines[0], style="bold red" if d.severity == "error" else "yellow", markup=False, soft_wrap=True)
+    style = {"error": "bold red", "note": "cyan"}.get(d.severity, "yellow")
+    err.print(lines[0], style=style, markup=False, soft_wrap=True)
     for line in lines[1:]:
         err.print(line, markup=False, soft_wrap=True)
 

@@ -375,7 +375,8 @@ def to_lsp(d: Diagnostic, text: str) -> lsp.Diagnostic:
         range=lsp.Range(start=lsp.Position(line=line, character=_utf16(here, col)),
                         end=lsp.Position(line=end_line, character=_utf16(there, end_col))),
         message=message,
-        severity=lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning,
+        severity={"error": lsp.DiagnosticSeverity.Error, "note": lsp.DiagnosticSeverity.Information}.get(
+            d.severity, lsp.DiagnosticSeverity.Warning),
         code=d.code,
         source=SOURCE,
     )
