@@ -51,6 +51,15 @@ def walk(node: object) -> Iterator[object]:
             yield from walk(child)
 
 
+def calls_primitive(node: object, name: str) -> bool:
+    """Does any call in this compiled value (an ability record, a block, an effect) name the primitive `name`?"""
+    if isinstance(node, dict):
+        return node.get("do") == name or any(calls_primitive(v, name) for v in node.values())
+    if isinstance(node, list):
+        return any(calls_primitive(v, name) for v in node)
+    return False
+
+
 # ---- reading bundles of format 1.0 (effects without tags) ----------------------------------------
 # Format 1.1 added the tag; a reader of 1.x accepts every 1.y bundle (docs/bundle.md), so a 1.0 bundle is
 # tagged once when it is loaded. Format 1.0 told kinds apart by their distinctive key, checked in this order.

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from maester.dsl.effect_tree import calls_primitive
+
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -26,19 +28,11 @@ MAX_PROBLEMS = 20
 DRAFT_PRIMITIVE = "draft-house-cards"  # a rules set that calls it lets a house hold any house's cards
 
 
-def _calls(node, name: str) -> bool:
-    if isinstance(node, dict):
-        return node.get("do") == name or any(_calls(v, name) for v in node.values())
-    if isinstance(node, list):
-        return any(_calls(v, name) for v in node)
-    return False
-
-
 def drafts_house_cards(bundle: dict, game: dict) -> bool:
     """Does the rules set `game` (its bundle record) draft house cards before the game, so that a house may hold
     another house's cards?"""
     records = bundle.get("game_abilities") or {}
-    return any(_calls(records[a]["abilities"], DRAFT_PRIMITIVE) for a in game.get("game_abilities") or ()
+    return any(calls_primitive(records[a]["abilities"], DRAFT_PRIMITIVE) for a in game.get("game_abilities") or ()
                if a in records)
 
 
