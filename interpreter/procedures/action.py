@@ -144,6 +144,9 @@ def _independent(g: Game, areas: list[str]) -> bool:
         most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
         asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
     house = g.state.orders[areas[0]]["house"]
+    start = g.state.houses[house].power
+    if most - start > control.power_in_pool(g.state, house, g.power_total(house)):
+        return False  # the pool may run out (R2.5.3): which order yields then depends on which goes first
     # a purchase may change what the other orders do (a castle that gains a level musters more, R41), so a buying
     # order leaves the order free only when it cannot buy anything, even with all that power
     return asking <= 1 and not (banks and any(g.consolidate_purchases(house, most)))
@@ -709,7 +712,8 @@ step("action.consolidate-turn", "A house resolves a Consolidate Power order", "R
          "when the house has one such order, or when its orders resolve independently of their order and no "
          "other house's turn in between can change what they yield: only plain Consolidate Power orders, at most "
          "one of them special in a castle area (the only one that asks), and orders that buy something only when "
-         "even all the power these orders could gain buys nothing; and no order of another house left in the "
+         "even all the power these orders could gain buys nothing; the pool of power tokens holds all they could "
+         "gain (R2.5.3); and no order of another house left in the "
          "step is linked to them through the ships of a sea: one side may change them (a muster by a special "
          "Consolidate Power order in a castle area next to that sea, R9.4; an order a rules module adds to the "
          "step where the module says so, `seas_of_other_order`) and "
