@@ -230,3 +230,46 @@ def test_the_docs_list_every_kind_of_skip():
     text = (REPO / "docs" / "effects.md").read_text(encoding="utf-8")
     section = text.split("## Questions not asked", 1)[1].split("\n## ", 1)[0]
     assert {k for k in SKIPS if f"| `{k}` |" in section} == set(SKIPS)
+
+
+# ---- issue 19: the consolidate-order skip is exact for a rules module's orders --------------------------
+
+def test_the_loans_of_the_content_change_no_sea(rules):
+    """An Iron Bank order bought before a house's next order cannot change a port's yield with these loans: units
+    go only where the buyer already is (R41.1), the Faceless Men destroy land units only (R41.8). A loan that
+    places a Ship into named areas, or does something unknown, is taken to change any sea."""
+    from maester.interpreter.mod.bank import _loan_touches_no_sea
+
+    g = new_game(rules, "mod-4p-with-targaryen", seed=1, options=ModOptions(rounds=1))
+    loans = rules.bundle["loans"]
+    assert len(loans) == 12 and all(_loan_touches_no_sea(g, loan["effect"]) for loan in loans.values())
+    ship = {"node": "id", "id": "ship", "type": "unit-kind"}
+    named = [{"node": "call", "do": "place-units", "args": {"house": {"node": "var", "var": "buyer"}, "kind": ship,
+                                                            "in": {"node": "list", "items": []}}}]
+    assert not _loan_touches_no_sea(g, named)
+    assert not _loan_touches_no_sea(g, [{"node": "call", "do": "move-units", "args": {}}])
+    # destroying a unit of a kind the effect does not name may destroy a Ship
+    assert not _loan_touches_no_sea(g, [{"node": "call", "do": "destroy-unit", "args": {
+        "unit": {"node": "query", "query": "units", "args": {}}}}])
+
+
+def test_a_retreat_cites_where_it_goes_not_who_chose(rules):
+    """Robb Stark lets the victor choose the retreat area (R21.3.7); with the origin the only legal area the
+    question is skipped, and the retreat is the same event whether the card is used or not (R21.3.2)."""
+    g = new_game(rules, "mod-5p-without-targaryen", seed=100, options=ModOptions(ask_skipped=True, rounds=10))
+    rng = random.Random(100)
+    while g.decision is not None:
+        d = g.decision
+        if d.info.get("skip") == "does-nothing" and d.info.get("card") == "robb-stark":
+            break
+        g.answer(rng.choice(d.options))
+    assert g.decision is not None and g.decision.options == ["yes", "no"]
+    retreats = []
+    for answer in ("yes", "no"):
+        b = g.clone()
+        start = len(b.events)
+        b.answer(answer)
+        while b.decision is not None and not any(e["type"] == "retreat" for e in b.events[start:]):
+            b.answer(b.decision.options[0])
+        retreats.append([(e["rule"], e["house"], e["area"]) for e in b.events[start:] if e["type"] == "retreat"])
+    assert retreats[0] == retreats[1] == [("R21.3.2", "arryn", "the-narrow-sea")]

@@ -162,6 +162,13 @@ class RulesHooks:
         discount (R18, R40.4): a tuple of choices, each empty when nothing can be bought. Base game: nothing."""
         return ()
 
+    def seas_of_other_order(self, area: str, order: dict) -> tuple[frozenset[str] | None, frozenset[str]]:
+        """For an order of a type the base procedures do not know, resolved at the Consolidate Power step (R18.4):
+        the sea areas whose ships it may change (None: any) and those whose ships change what it does. Another
+        house's turn matters to a port's yield (R18.2.2) or to a muster (R9.4) only through these seas. Base game:
+        there is none; any sea (the safe answer)."""
+        return None, frozenset()
+
     def resolve_other_order(self, house: str, area: str) -> Proc:
         """Resolve an order of a type the base procedures do not know, at the Consolidate Power step (R18.4,
         R34.5, R40.4). Base game: there is none; the order is removed."""

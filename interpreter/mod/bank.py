@@ -144,6 +144,27 @@ class IronBankRules:
             yield from muster(self, house, [area], "R34.5")
         cursor.leave(self, f)
 
+    def seas_of_other_order(self, area: str, order: dict) -> tuple[frozenset[str] | None, frozenset[str]]:
+        """A vassal's muster order musters like a special Consolidate Power (R34.5): a Ship into a sea next to its
+        castle area, so it changes and depends on those seas (R9.4). An Iron Bank order (R40.4) changes the seas
+        the effects of the loans in the bank may change (`_loan_seas`); where a loan places units depends only on
+        the buyer's own units (R41.1), never on another house's ships."""
+        kind = self.order_type(order["order"])
+        if kind == MUSTER_ORDER:
+            a = self.board.area(area)
+            if not a.is_land or self.castle_level(area) == "none":
+                return frozenset(), frozenset()
+            seas = frozenset(self.board.neighbours(area, "sea"))
+            return seas, seas
+        if kind == IRON_BANK:
+            if self.is_vassal(order["house"]) or not self.mod_state.bank:
+                return frozenset(), frozenset()
+            loans = self.rules.bundle["loans"]
+            if all(_loan_touches_no_sea(self, loans[pick]["effect"]) for pick in self.mod_state.bank
+                   if pick is not None):
+                return frozenset(), frozenset()
+        return None, frozenset()
+
     def consolidate_purchases(self, house: str, power: int) -> tuple:
         """The loans the house could buy with this much power (R40.4), without and with the discount token (its
         holder is settled only when a loan is bought, R40.7)."""
@@ -291,3 +312,43 @@ amend("game.setup", "(1) the player houses: the houses that can never be vassals
       "`vassals`, the vassal houses.", game="mod", module=_M)
 amend("westeros", "the decks are I, II, III and IV; the round's start is step `mod.round-start`.", game="mod",
       module=_M)
+
+
+# the primitives of a loan's effect that never put a unit into a sea nor take one out of it (R41)
+SEA_SAFE_CALLS = frozenset({"gain-power", "improve", "degrade", "choose-one", "move-supply", "arrange-deck-top"})
+
+
+def _loan_touches_no_sea(g, effect) -> bool:
+    """Can this loan effect not change which house's ships are in a sea? `place-units` without an `in:` list
+    puts a ship only into a sea the buyer already holds (R41.1, `placement-areas`), which changes no port's
+    yield and no other house's muster; `destroy-unit` only when every unit kind the effect names is a land
+    unit and every `units` query names its kind; any other primitive is assumed to change seas."""
+    calls, kinds, open_queries = [], set(), [False]
+
+    def walk(n) -> None:
+        if isinstance(n, dict):
+            if n.get("node") == "call":
+                calls.append(n)
+            if n.get("node") == "id" and n.get("type") == "unit-kind":
+                kinds.add(n["id"])
+            if n.get("node") == "query" and n.get("query") == "units" and "kind" not in (n.get("args") or {}):
+                open_queries[0] = True
+            for v in n.values():
+                walk(v)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v)
+
+    walk(effect)
+    land_only = not open_queries[0] and all(g.rules.unit_kinds[k]["domain"] == "land" for k in kinds)
+    for c in calls:
+        args = c.get("args") or {}
+        if c["do"] in SEA_SAFE_CALLS:
+            continue
+        if c["do"] == "place-units" and "in" not in args:
+            continue
+        if c["do"] == "destroy-unit" and land_only:
+            continue
+        return False
+    return True
+

@@ -75,23 +75,38 @@ CONSOLIDATE_ORDER = "consolidate-order"  # the skip kind (core/skips.py)
 
 
 def _others_to_act(g: Game, house: str, order_type: str, areas: list[str]) -> bool:
-    """May another house's turn, coming between two of this house's orders, change what they yield? Only a port's
-    yield depends on the board (no enemy ship in its sea, R18.2.2), and only an order that may put units on the
-    board changes it (a special Consolidate Power in a castle area, or any order a rules module adds to the step)."""
-    seas = {g.board.area(a).port_sea for a in areas if g.board.area(a).is_port}
-    if not seas:
-        return False
+    """May another house's turn, coming between two of this house's orders, change what they do, or may the
+    order in which this house resolves them change what another house's order does (R15.2)? Only ships in a sea
+    link orders of the Consolidate Power step: a port yields nothing while an enemy ship holds its sea (R18.2.2),
+    a muster puts a Ship only into a sea without enemy ships (R9.4). So it may when one side may change the ships
+    of a sea (a muster, `_seas`) whose ships the other side depends on."""
+    mine = [_seas(g, a, g.state.orders[a]) for a in areas]
+    my_changes = [c for c, _ in mine]
+    my_reads = frozenset().union(*(r for _, r in mine))
     for area, o in g.state.orders.items():
         if o["house"] == house or not g.resolves_in_step(o, order_type):
             continue
-        rec = g.rules.order(o["order"])
-        if rec["type"] != "consolidate-power" or rec.get("resolves_at") not in (None, "consolidate-power"):
-            return True  # an order of a rules module: it may place units anywhere
-        here = g.board.area(area)
-        if rec["star"] and here.is_land and g.castle_level(area) != "none" and \
-                seas & set(g.board.neighbours(area, "sea")):
-            return True  # it may muster a Ship into the sea of one of the ports (R9.4)
+        changes, reads = _seas(g, area, o)
+        if changes is None and my_reads or changes and changes & my_reads:
+            return True  # its turn may change what one of this house's orders does
+        if reads and any(c is None or c & reads for c in my_changes):
+            return True  # which of this house's orders goes first may change what its order does
     return False
+
+
+def _seas(g: Game, area: str, o: dict) -> tuple[frozenset[str] | None, frozenset[str]]:
+    """The seas whose ships an order of the Consolidate Power step may change (None: any), and those whose
+    ships change what it does."""
+    rec = g.rules.order(o["order"])
+    if rec["type"] != "consolidate-power" or rec.get("resolves_at") not in (None, "consolidate-power"):
+        return g.seas_of_other_order(area, o)  # an order of a rules module (R18.4)
+    here = g.board.area(area)
+    if rec["star"] and here.is_land and g.castle_level(area) != "none":
+        seas = frozenset(g.board.neighbours(area, "sea"))
+        return seas, seas  # it may muster a Ship into a sea next to it without enemy ships (R18.3, R9.4)
+    if here.is_port:
+        return frozenset(), frozenset({here.port_sea})  # R18.2.2
+    return frozenset(), frozenset()
 
 
 def _to_resolve(g: Game, house: str, order_type: str) -> list[str]:
@@ -129,6 +144,9 @@ def _independent(g: Game, areas: list[str]) -> bool:
         most += 0 if a.is_sea else 1 if a.is_port else 1 + g.power_icons(area)  # at most what it can gain
         asking += bool(rec["star"] and a.is_land and g.castle_level(area) != "none")
     house = g.state.orders[areas[0]]["house"]
+    start = g.state.houses[house].power
+    if most - start > control.power_in_pool(g.state, house, g.power_total(house)):
+        return False  # the pool may run out (R2.5.3): which order yields then depends on which goes first
     # a purchase may change what the other orders do (a castle that gains a level musters more, R41), so a buying
     # order leaves the order free only when it cannot buy anything, even with all that power
     return asking <= 1 and not (banks and any(g.consolidate_purchases(house, most)))
@@ -694,9 +712,12 @@ step("action.consolidate-turn", "A house resolves a Consolidate Power order", "R
          "when the house has one such order, or when its orders resolve independently of their order and no "
          "other house's turn in between can change what they yield: only plain Consolidate Power orders, at most "
          "one of them special in a castle area (the only one that asks), and orders that buy something only when "
-         "even all the power these orders could gain buys nothing; and when one of them is in a port, no other "
-         "house has an order left in the step that may put a Ship into that port's sea (a special Consolidate "
-         "Power order in a castle area next to that sea, or an order a rules module adds to the step: R18.2.2) "
+         "even all the power these orders could gain buys nothing; the pool of power tokens holds all they could "
+         "gain (R2.5.3); and no order of another house left in the "
+         "step is linked to them through the ships of a sea: one side may change them (a muster by a special "
+         "Consolidate Power order in a castle area next to that sea, R9.4; an order a rules module adds to the "
+         "step where the module says so, `seas_of_other_order`) and "
+         "the other depends on them (a port's yield on its sea, R18.2.2; a muster on the seas next to it) "
          "(skip kind `consolidate-order`: the first area by id is taken)"),
      either([sub("action.consolidate", times="1")],
             [hook("action.other-order", "an order of a type the base procedures do not know, resolved in this "

@@ -739,8 +739,10 @@ def _retreat_attacker(g: Game, c: Combat) -> Proc:
     else:
         survivors = c.attacking
         c.attacking = []
-        if chooser is None and (g.controller(c.origin) not in (None, loser)
-                                or g.state.house_in(c.origin) not in (None, loser)):
+        # with nothing able to move, a card letting the victor choose changes nothing (`retreat-is-forced`)
+        movable = any(not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles")) for u in survivors)
+        if (chooser is None or not movable) and (g.controller(c.origin) not in (None, loser)
+                                                  or g.state.house_in(c.origin) not in (None, loser)):
             g.emit("destroy", "R21.3.2", f"{loser}'s army cannot retreat to {c.origin} and is destroyed", house=loser)
             return False
         kept = []
@@ -776,7 +778,9 @@ def _retreat_attacker(g: Game, c: Combat) -> Proc:
         g.state.add_unit(target, loser, u[0], routed=routed)
     if kept:
         c.retreated_to[loser] = target
-        g.emit("retreat", "R21.3.2" if chooser is None else "R21.3.7", f"{loser} retreats to {target} "
+        # the rule cited depends on where it went, not on whether a card let the victor choose: back to its origin
+        # (R21.3.2) is where it goes anyway, and a card's choice of the one legal area changes nothing
+        g.emit("retreat", "R21.3.2" if target == c.origin else "R21.3.7", f"{loser} retreats to {target} "
                f"({len(kept)} {'routed' if routed else 'not routed'})", house=loser, area=target)
     return True
 
@@ -1088,7 +1092,9 @@ step("combat.retreats", "Retreats", "R21.3",
      "The loser's army retreats, then the army of each victor an ability forces to retreat (by house id). Routed "
      "units and units that cannot retreat (siege engines, `only_vs_castles`) are destroyed (R21.3.5). A losing "
      "attacker goes back to the area it marched from (R21.3.2); if another house controls it or holds units there "
-     "and no card lets the victor choose, the whole army is destroyed. A defender's army goes to one legal area "
+     "and no card lets the victor choose (or none of its units could move), the whole army is destroyed; the "
+     "retreat event cites R21.3.2 when the army goes back to its origin, R21.3.7 when a victor sends it "
+     "elsewhere. A defender's army goes to one legal area "
      "(R21.3.3): an adjacent land area (or one reached by its ships' transport) for land units, an adjacent sea "
      "or a port it controls for ships; not the attacker's origin, not a blocked area, not a neutral force, not an "
      "area with another house's units, power token or control; a port only with room. Among the legal areas only "
