@@ -7,7 +7,7 @@ Neither guesses a node's kind from which keys it has.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .registry import NODE_KEY, NODES, PRIMITIVES, Param
 
@@ -58,6 +58,45 @@ def calls_primitive(node: object, name: str) -> bool:
     if isinstance(node, list):
         return any(calls_primitive(v, name) for v in node)
     return False
+
+
+# the primitives of a loan's effect that never put a unit into a sea nor take one out of it (R41)
+SEA_SAFE_PRIMITIVES = frozenset({"gain-power", "improve", "degrade", "choose-one", "move-supply", "arrange-deck-top"})
+
+
+def touches_no_sea(effect: object, domain_of: Callable[[str], str]) -> bool:
+    """Can this loan effect not change which house's ships are in a sea? `place-units` without an `in:` list
+    puts a ship only into a sea the buyer already holds (R41.1, `placement-areas`), which changes no port's
+    yield and no other house's muster; `destroy-unit` only when every unit kind the effect names is a land
+    unit and every `units` query names its kind; any other primitive is assumed to change seas."""
+    calls, kinds, open_queries = [], set(), [False]
+
+    def visit(n) -> None:
+        if isinstance(n, dict):
+            if n.get("node") == "call":
+                calls.append(n)
+            if n.get("node") == "id" and n.get("type") == "unit-kind":
+                kinds.add(n["id"])
+            if n.get("node") == "query" and n.get("query") == "units" and "kind" not in (n.get("args") or {}):
+                open_queries[0] = True
+            for v in n.values():
+                visit(v)
+        elif isinstance(n, list):
+            for v in n:
+                visit(v)
+
+    visit(effect)
+    land_only = not open_queries[0] and all(domain_of(k) == "land" for k in kinds)
+    for c in calls:
+        args = c.get("args") or {}
+        if c["do"] in SEA_SAFE_PRIMITIVES:
+            continue
+        if c["do"] == "place-units" and "in" not in args:
+            continue
+        if c["do"] == "destroy-unit" and land_only:
+            continue
+        return False
+    return True
 
 
 # ---- reading bundles of format 1.0 (effects without tags) ----------------------------------------

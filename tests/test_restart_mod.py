@@ -160,9 +160,9 @@ def test_vassal_orders_restart_with_the_orders_placed_so_far(rules):
 def test_bid_gifts_restart_with_the_tokens_given(rules):
     """Targaryen gave one of its 5 bid tokens to Greyjoy: the restart asks about the 4 left (R36.4.2)."""
     game, agents = _game(rules, "mod-8p", 6, True)
-    d = _play_to(game, agents, 62)
+    d = _play_to(game, agents, 61)
     assert _module_frames(game.state) == [{"at": "mod.give-bids", "next": 0, "left": 4, "bids": {
-        "baratheon": 2, "lannister": 7, "stark": 4, "martell": 0, "greyjoy": 3, "tyrell": 1, "arryn": 5,
+        "baratheon": 2, "lannister": 1, "stark": 4, "martell": 0, "greyjoy": 3, "tyrell": 1, "arryn": 5,
         "targaryen": 0}}]
     assert (d.house, d.kind, d.info["track"]) == ("targaryen", "give-bid", "iron-throne")
     assert d.prompt == "targaryen: give one of your 4 bid tokens to?"
@@ -173,7 +173,7 @@ def test_bid_gifts_restart_with_the_tokens_given(rules):
 def test_loan_interest_restarts_without_paying_twice(rules):
     """Three houses have paid their interest; Martell could not pay all of it and loses a unit (R40.6)."""
     game, agents = _game(rules, "mod-8p", 6, True)
-    d = _play_to(game, agents, 53)
+    d = _play_to(game, agents, 52)
     assert _module_frames(game.state) == [{"at": "mod.interest", "house": 3, "unpaid": 1}]
     assert game.turn_order[3] == "martell" and game.mod_state.loans["martell"] == ["savvy-steward"]
     assert (d.house, d.kind, d.options) == ("greyjoy", "interest-loss", ["salt-shore:footman", "sea-of-dorne:ship",
@@ -188,7 +188,7 @@ def test_loan_interest_restarts_without_paying_twice(rules):
 def test_an_iron_bank_order_restarts_though_it_is_off_the_board(rules):
     """Martell's Iron Bank order is taken off the board before it asks which loan: its frame keeps it (R40.4)."""
     game, agents = _game(rules, "mod-8p", 6, True)
-    d = _play_to(game, agents, 51)
+    d = _play_to(game, agents, 50)
     assert _module_frames(game.state) == [{"at": "mod.other-order", "order": "sea-iron-bank", "loan": None}]
     assert "sea-of-dorne" not in game.state.orders
     assert (d.house, d.kind, d.options, d.info) == ("martell", "buy-loan", ["none", "savvy-steward"],

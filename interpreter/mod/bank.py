@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..procedures.game import Proc
 
+from maester.dsl.effect_tree import touches_no_sea
+
 from ..core import cursor
 from ..effects import Scope, run
 from ..procedures.mustering import muster
@@ -314,41 +316,8 @@ amend("westeros", "the decks are I, II, III and IV; the round's start is step `m
       module=_M)
 
 
-# the primitives of a loan's effect that never put a unit into a sea nor take one out of it (R41)
-SEA_SAFE_CALLS = frozenset({"gain-power", "improve", "degrade", "choose-one", "move-supply", "arrange-deck-top"})
-
-
 def _loan_touches_no_sea(g, effect) -> bool:
-    """Can this loan effect not change which house's ships are in a sea? `place-units` without an `in:` list
-    puts a ship only into a sea the buyer already holds (R41.1, `placement-areas`), which changes no port's
-    yield and no other house's muster; `destroy-unit` only when every unit kind the effect names is a land
-    unit and every `units` query names its kind; any other primitive is assumed to change seas."""
-    calls, kinds, open_queries = [], set(), [False]
-
-    def walk(n) -> None:
-        if isinstance(n, dict):
-            if n.get("node") == "call":
-                calls.append(n)
-            if n.get("node") == "id" and n.get("type") == "unit-kind":
-                kinds.add(n["id"])
-            if n.get("node") == "query" and n.get("query") == "units" and "kind" not in (n.get("args") or {}):
-                open_queries[0] = True
-            for v in n.values():
-                walk(v)
-        elif isinstance(n, list):
-            for v in n:
-                walk(v)
-
-    walk(effect)
-    land_only = not open_queries[0] and all(g.rules.unit_kinds[k]["domain"] == "land" for k in kinds)
-    for c in calls:
-        args = c.get("args") or {}
-        if c["do"] in SEA_SAFE_CALLS:
-            continue
-        if c["do"] == "place-units" and "in" not in args:
-            continue
-        if c["do"] == "destroy-unit" and land_only:
-            continue
-        return False
-    return True
+    """Can this loan effect not change which house's ships are in a sea (R41)? The effect is read statically
+    by the content language (dsl/effect_tree.py `touches_no_sea`)."""
+    return touches_no_sea(effect, lambda kind: g.rules.unit_kinds[kind]["domain"])
 
