@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from trees import REPO, make_shim  # benchmarks/trees.py
+
 DEFAULT_BASELINE = "c664a6b"
-PACKAGES = ("dsl", "interpreter", "tools", "content", "schemas")  # the folders installed as maester.<name>
 
 # Runs in the child process: import maester from the tree given on the command line, compile, report.
 _CHILD = r"""
@@ -85,14 +85,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="compare the errors of only the first N broken packs (default all; 0 skips the comparison)")
     return p.parse_args(argv)
 
-
-def make_shim(tree: Path, where: Path) -> Path:
-    """A folder holding `maester/<package>` links into `tree`: on sys.path it makes `maester.*` that tree."""
-    pkg = where / "maester"
-    pkg.mkdir(parents=True)
-    for name in PACKAGES:
-        (pkg / name).symlink_to(tree / name, target_is_directory=True)
-    return where
 
 
 def run_child(shim: Path, tree: Path, cache_home: Path, pack: Path | None = None) -> dict:

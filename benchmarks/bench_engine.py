@@ -26,32 +26,16 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from trees import IMPORT_TREE, REPO, checked_out, make_shim  # benchmarks/trees.py
+
 BASELINE = "6a11bb7"
-PACKAGE_DIRS = ("dsl", "interpreter", "tools", "content", "schemas")
 
 # Run in a child process: import `maester` from the tree given in argv (never the installed one), then either
 # report each game (mode "check") or time the games (mode "time"). The same code runs on both trees.
-CHILD = r"""
+CHILD = IMPORT_TREE + r"""
 import hashlib, json, sys, time
-sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
-sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(h, "__module__", "")]
-sys.path.insert(0, sys.argv[1])
-for name in [m for m in sys.modules if m == "maester" or m.startswith("maester.")]:
-    del sys.modules[name]
-try:  # the interpreter's layer folders (since 2026-12); older trees keep every module at the top
-    import maester.interpreter.procedures.game as gm
-    from maester.interpreter.frontends.agents import agents_for
-    from maester.interpreter.core.rules import Rules
-except ImportError:
-    import maester.interpreter.game as gm
-    from maester.interpreter.agents import agents_for
-    from maester.interpreter.rules import Rules
-assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
-from maester.interpreter.mod import new_game
 rules = Rules.default()
 mode, setup, first, n = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 
@@ -90,14 +74,6 @@ def parse_args(argv):
     p.add_argument("--check-only", action="store_true", help="only check that both trees play the same games")
     return p.parse_args(argv)
 
-
-def _shim(tree: Path, into: Path) -> Path:
-    """A folder where `maester.<x>` is `tree/<x>` (the layout pyproject maps at install time)."""
-    pkg = into / "maester"
-    pkg.mkdir(parents=True)
-    for d in PACKAGE_DIRS:
-        (pkg / d).symlink_to(tree / d, target_is_directory=True)
-    return into
 
 
 def child(shim: Path, mode: str, setup: str, seed: int, games: int) -> dict:
@@ -148,19 +124,11 @@ def main(argv=None) -> dict:
                            capture_output=True).returncode == 0
     if not known:
         raise SystemExit(f"commit {args.baseline} is not in this clone (a shallow clone?)")
-    with tempfile.TemporaryDirectory(prefix="maester-bench-") as tmp:
-        tmp = Path(tmp)
-        old_tree = tmp / "baseline"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(old_tree), args.baseline],
-                       check=True, capture_output=True)
-        try:
-            head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
-                                  text=True).stdout.strip()
-            print(f"this tree ({head}{', with uncommitted changes' if _dirty() else ''}) against {args.baseline}")
-            return compare(args, _shim(REPO, tmp / "now"), _shim(old_tree, tmp / "old"))
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old_tree)],
-                           check=False, capture_output=True)
+    with checked_out(args.baseline) as (old_tree, tmp):
+        head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True).stdout.strip()
+        print(f"this tree ({head}{', with uncommitted changes' if _dirty() else ''}) against {args.baseline}")
+        return compare(args, make_shim(REPO, tmp / "now"), make_shim(old_tree, tmp / "old"))
 
 
 def _dirty() -> bool:

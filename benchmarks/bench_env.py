@@ -21,33 +21,17 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from trees import IMPORT_TREE, REPO, checked_out, make_shim  # benchmarks/trees.py
+
 RELEASE = "c664a6b"
-PACKAGE_DIRS = ("dsl", "interpreter", "tools", "content", "schemas")
 
 # Run in a child process: import `maester` from the tree given in argv (never the installed one) and time
 # complete random games of the engine. The same code runs for this checkout and for the release.
-CHILD = r"""
+CHILD = IMPORT_TREE + r"""
 import json, sys, time
-sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
-sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(h, "__module__", "")]
-sys.path.insert(0, sys.argv[1])
-for name in [m for m in sys.modules if m == "maester" or m.startswith("maester.")]:
-    del sys.modules[name]
-try:  # the interpreter's layer folders (since 2026-12); older trees keep every module at the top
-    import maester.interpreter.procedures.game as gm
-    from maester.interpreter.frontends.agents import agents_for
-    from maester.interpreter.core.rules import Rules
-except ImportError:
-    import maester.interpreter.game as gm
-    from maester.interpreter.agents import agents_for
-    from maester.interpreter.rules import Rules
-assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
-from maester.interpreter.mod import new_game
 rules = Rules.default()
 setup, first, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 t0 = time.process_time()
@@ -116,14 +100,6 @@ def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int
     return time.process_time() - t0, n
 
 
-def _shim(tree: Path, into: Path) -> Path:
-    """A folder where `maester.<x>` is `tree/<x>` (the layout pyproject maps at install time)."""
-    pkg = into / "maester"
-    pkg.mkdir(parents=True)
-    for d in PACKAGE_DIRS:
-        (pkg / d).symlink_to(tree / d, target_is_directory=True)
-    return into
-
 
 def child_games_per_s(shim: Path, setup: str, seed: int, games: int) -> dict:
     out = subprocess.run([sys.executable, "-c", CHILD, str(shim), setup, str(seed), str(games)], check=True,
@@ -132,20 +108,12 @@ def child_games_per_s(shim: Path, setup: str, seed: int, games: int) -> dict:
 
 
 def release_comparison(args) -> dict:
-    with tempfile.TemporaryDirectory(prefix="maester-bench-") as tmp:
-        tmp = Path(tmp)
-        old_tree = tmp / "release"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(old_tree), args.release],
-                       check=True, capture_output=True)
-        try:
-            now_shim, old_shim = _shim(REPO, tmp / "now"), _shim(old_tree, tmp / "old")
-            now, old = [], []
-            for _ in range(args.repeats):  # alternate, so a busy moment hurts both sides alike
-                now.append(child_games_per_s(now_shim, args.setup, args.seed, args.games))
-                old.append(child_games_per_s(old_shim, args.setup, args.seed, args.games))
-        finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old_tree)],
-                           check=False, capture_output=True)
+    with checked_out(args.release) as (old_tree, tmp):
+        now_shim, old_shim = make_shim(REPO, tmp / "now"), make_shim(old_tree, tmp / "old")
+        now, old = [], []
+        for _ in range(args.repeats):  # alternate, so a busy moment hurts both sides alike
+            now.append(child_games_per_s(now_shim, args.setup, args.seed, args.games))
+            old.append(child_games_per_s(old_shim, args.setup, args.seed, args.games))
     best_now, best_old = max(r["games_per_s"] for r in now), max(r["games_per_s"] for r in old)
     ratios = [a["games_per_s"] / b["games_per_s"] for a, b in zip(now, old, strict=True)]
     return {"release": args.release, "now_games_per_s": best_now, "release_games_per_s": best_old,
