@@ -2,11 +2,14 @@
 
     .venv/bin/python -m tests.fuzz.campaign content --cases 100000 --seed 1
     .venv/bin/python -m tests.fuzz.campaign bundles --cases 10000 --valid 2000 --seed 1 [--save]
+    .venv/bin/python -m tests.fuzz.campaign positions|answers|cli|lsp --cases 10000 --seed 1
 
 Content cases alternate mutations of the real files and generated text; bundle cases are one to three
 mutations of the compiled bundled content (some aimed at the ids the engine computes in play), played
 when they pass `validate_all`; a crash, a hang or a game stopped by an error is a finding. Findings are
-minimized; with --save each becomes a regression input under tests/fuzz/regressions/.
+minimized; with --save each becomes a regression input under tests/fuzz/regressions/. Positions, answers,
+command lines and language-server messages use the oracles of tests/fuzz/kinds.py; a finding prints the
+case (seed:number) that reproduces it.
 """
 
 from __future__ import annotations
@@ -101,9 +104,38 @@ def run_bundles(cases: int, seed: int, save: bool, seconds: float | None = None,
     return counts
 
 
+def run_kind(what: str, cases: int, seed: int, seconds: float | None = None) -> Counter:
+    """Positions, answers or command lines: one case at a time, counted by outcome."""
+    from . import kinds
+
+    run_case = {"positions": kinds.position_case, "answers": kinds.answer_case, "cli": kinds.cli_case}[what]
+    counts: Counter = Counter()
+    start = time.monotonic()
+    progress = max(1, min(1000, cases // 20))
+    for i in range(cases):
+        if seconds is not None and time.monotonic() - start > seconds:
+            break
+        failure = run_case(random.Random(f"{seed}:{i}"))
+        counts["cases"] += 1
+        if failure:
+            counts[failure] += 1
+            if counts[failure] == 1:
+                print(f"FOUND {failure} (case {seed}:{i})", flush=True)
+        if counts["cases"] % progress == 0:
+            print(f"{dict(counts)} after {time.monotonic() - start:.0f} s", flush=True)
+    return counts
+
+
+def run_lsp(cases: int, seed: int, seconds: float | None = None) -> Counter:
+    from . import kinds
+
+    n, failures = kinds.lsp_campaign(cases, seed, seconds)
+    return Counter({"cases": n, **failures})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["content", "bundles"])
+    parser.add_argument("what", choices=["content", "bundles", "positions", "answers", "cli", "lsp"])
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long")
     parser.add_argument("--seed", type=int, default=0)
@@ -112,8 +144,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="bundles: stop once this many mutated bundles passed validation and were played")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    counts = (run_bundles(args.cases, args.seed, args.save, args.seconds, args.valid) if args.what == "bundles"
-              else run_content(args.cases, args.seed, args.save, args.seconds))
+    if args.what == "bundles":
+        counts = run_bundles(args.cases, args.seed, args.save, args.seconds, args.valid)
+    elif args.what == "content":
+        counts = run_content(args.cases, args.seed, args.save, args.seconds)
+    elif args.what == "lsp":
+        counts = run_lsp(args.cases, args.seed, args.seconds)
+    else:
+        counts = run_kind(args.what, args.cases, args.seed, args.seconds)
     print(f"DONE {args.what}: {dict(counts)} in {time.monotonic() - start:.0f} s", flush=True)
     failures = sum(n for k, n in counts.items() if k not in ("cases", "valid", "refused at load",
                                                                   "stopped mid-game"))  # counted in its failure

@@ -155,3 +155,28 @@ def test_mutated_game_logs_fail_cleanly(fuzz_seconds, fuzz_seed, tmp_path):
             path = save_regression("logs", hashlib.sha256(json.dumps(data).encode()).hexdigest()[:12], data)
             findings[failure] = f"{failure}: saved as {path.name}"
     assert not findings, f"{len(findings)} kinds of failure in {n} mutated logs:\n" + "\n".join(findings)
+
+
+# ---- positions, answers, command lines and the language server (issue 20) ------------------------------
+
+
+@pytest.mark.parametrize("kind,minimum", [("position", 20), ("answer", 10), ("cli", 3)])
+def test_hostile_positions_answers_and_command_lines_fail_cleanly(kind, minimum, fuzz_seconds, fuzz_seed):
+    from . import kinds
+
+    run_case = getattr(kinds, f"{kind}_case")
+    findings: dict[str, str] = {}
+    n = 0
+    for i in _budget(fuzz_seconds, minimum=minimum):
+        n += 1
+        failure = run_case(random.Random(f"{fuzz_seed}:{i}"))
+        if failure and failure not in findings:
+            findings[failure] = f"{failure}: case {fuzz_seed}:{i} (tests/fuzz/kinds.py {kind}_case reproduces it)"
+    assert not findings, f"{len(findings)} kinds of failure in {n} {kind} cases:\n" + "\n".join(findings.values())
+
+
+def test_the_language_server_answers_every_hostile_request(fuzz_seconds, fuzz_seed):
+    from . import kinds
+
+    n, failures = kinds.lsp_campaign(max(3, int(fuzz_seconds * 2)), fuzz_seed, seconds=fuzz_seconds)
+    assert n >= 3 and not failures, f"{failures} in {n} bursts"
