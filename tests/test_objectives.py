@@ -114,3 +114,19 @@ def test_objectives_changing_hands_restart_from_the_state_alone(rules, seed, car
     report = check_game(rules, "ffc-4p", seed, False, rounds=2, ahead=2, every=1)
     assert all(report.checked[k] for k in kinds), report.text()
     assert not sum(report.failed.values()), report.text()
+
+
+def test_the_card_given_to_the_pool_is_secret_until_the_pool_is_shown(rules):
+    """Shifting Ambitions (seed 5, round 2): each house sees only the card it put into the pool; the shuffled pool
+    is then public, and so is each card taken from it."""
+    game = new_game(rules, "ffc-4p", seed=5, options=ModOptions(rounds=2))
+    game.play(agents_for(game.state.houses, "random", 5))
+    given = [e for e in game.events if e["type"] == "objectives" and "into the pool" in e["text"]]
+    assert [e["house"] for e in given] == ["baratheon", "lannister", "arryn", "stark"] and all(len(e["secret"]["cards"]) == 1 for e in given)
+    shown = next(e for e in game.events if e["type"] == "objectives" and "shown" in e["text"])
+    assert sorted(shown["cards"]) == sorted(e["secret"]["cards"][0] for e in given)
+    taken = [e for e in game.events if e["type"] == "objectives" and "from the pool" in e["text"]]
+    assert sorted(e["objective"] for e in taken) == sorted(shown["cards"])
+    for house in game.state.houses:
+        seen = {s["n"] for s in view(game, house)["secrets"] if s["type"] == "objectives"}
+        assert {e["n"] for e in given if e["n"] in seen} == {e["n"] for e in given if e["house"] == house}
