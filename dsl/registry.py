@@ -486,6 +486,16 @@ _EFFECTS = [
             "{house} may score its special objective",
             "When the condition of the house's special objective holds, it may gain the points the card gives "
             "it (the card stays).", rules=("R26",)),
+    # objectives changing hands (A Feast for Crows' Westeros cards Shifting Ambitions, New Information)
+    _effect("return-objective", [P("house", "house")],
+            "{house} gives one objective of its hand back into the deck",
+            "The house chooses one objective of its hand (secret to it); the card goes into the objective deck, "
+            "which is shuffled. Nothing when the hand is empty.", rules=("R26",)),
+    _effect("exchange-objectives", [],
+            "every house puts one objective into a pool, then each takes one from it in turn order",
+            "Each player house with objectives in hand chooses one of them (secret to it) for the pool; the pool "
+            "is shuffled and shown; then, in turn order, each of those houses takes one card of the pool into "
+            "its hand.", rules=("R26",)),
     # phase procedures shared by several cards
     _effect("adjust-supply", [], "every house adjusts its supply and reconciles its armies",
             "Each house counts its supply icons, then reconciles in turn order.", rules=("R8.2", "R8.4")),

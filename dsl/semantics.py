@@ -236,6 +236,19 @@ SEMANTICS: dict[str, Semantics] = {
         "the house gains the card's points (as gain-victory-points); the card stays.",
         decision="score-objective: the house — its special objective or `none` (not asked when it does not hold)",
         events="objective-scored, victory-points"),
+    "return-objective": Semantics(
+        "the house's hand; the objective deck.",
+        "the chosen card leaves the hand for the deck, which is shuffled (nothing when the hand is empty).",
+        decision="objective-return: the house — the objectives of its hand (not asked when it holds one)",
+        events="objectives (the card given back, secret to the house; the deck shuffled)"),
+    "exchange-objectives": Semantics(
+        "each player house's hand, in turn order.",
+        "each house holding objectives gives one to a pool; the pool is shuffled and shown; then each of those "
+        "houses, in turn order, takes one card of the pool into its hand. The exchange in progress is the frame "
+        "`objectives.exchange`.",
+        decision="objective-give: each house with objectives — its hand (not asked when it holds one); "
+                 "objective-take: each giver in turn order — the cards left in the pool (not asked when one is left)",
+        events="objectives (the card given, secret to its house; the pool shown; each card taken)"),
     # ---- phase procedures
     "adjust-supply": Semantics(
         "the supply icons each house controls.", "every house's supply position is set to its count; armies "

@@ -25,7 +25,7 @@ LAYERS = [
                                     "steps", "state_upgrade", "skips",
                                     "state_check", "snapshot")}),
     ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives", "effects/objectives",
-                           "effects/pregame"}),
+                           "effects/pregame", "effects/objective_exchange"}),
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
                                                      "action", "phases", "moments", "victory")}),
     ("game", {"procedures/game"}),

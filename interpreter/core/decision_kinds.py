@@ -147,6 +147,10 @@ _KINDS = [
                  "OBJECTIVE: an objective of its hand it gives back to the deck"),
     DecisionKind("score-objective", "the house that may score", "R26", _id_or("none"),
                  "OBJECTIVE: the objective it scores (revealed); none: it scores nothing now"),
+    DecisionKind("objective-give", "each house holding objectives", "R26", _id_or(),
+                 "OBJECTIVE: an objective of its hand it puts into the shared pool (secret)"),
+    DecisionKind("objective-take", "each house that gave one, in turn order", "R26", _id_or(),
+                 "OBJECTIVE: an objective of the shown pool it takes into its hand"),
 ]
 
 _WRITTEN = {  # how an answer is written in a scenario file
@@ -187,6 +191,8 @@ _WRITTEN = {  # how an answer is written in a scenario file
     'influence-position': 'a free position on the track, as a string: `"1"` is the first',
     'objective-return': 'the id of an objective of the hand, to give back',
     'score-objective': 'the id of the objective to score, or `none`',
+    'objective-give': 'the id of an objective of the hand, to put into the pool',
+    'objective-take': 'the id of an objective of the pool, to take',
     'choose-vassal': 'a vassal to command, or `pass` (R33.3)',
     'vassal-order': '`AREA:ORDER` for a vassal, or `done` (R34.1)',
     'buy-loan': 'a loan id of the bank, or `none` (R40.4)',
