@@ -42,3 +42,55 @@ def test_only_the_house_that_looked_sees_the_cards():
     theirs = [s for s in view(game, other)["secrets"] if s["type"] == "look"]
     assert mine and mine[-1]["cards"] == looks[-1]["secret"]["cards"]
     assert not theirs
+
+
+BIRDS = REPO / "examples" / "packs" / "little-birds"
+
+
+def _birds():
+    rules = Rules.default("little-birds", [default_content_dir(), BIRDS])
+    game = new_game(rules, "base-3p", seed=4, options=ModOptions(rounds=3))
+    game.play(agents_for(game.state.houses, "random", 4))
+    return game
+
+
+def test_the_raven_holder_sees_the_face_down_orders_the_reveal_then_shows():
+    game = _birds()
+    looks = [e for e in game.events if e["type"] == "look-orders"]
+    assert [e["round"] for e in looks] == [1, 2, 3]
+    for look in looks:
+        reveal = next(e for e in game.events[look["n"]:] if e["type"] == "reveal-orders")
+        assert reveal["n"] > look["n"]  # seen before the reveal
+        target = look["target"]
+        assert look["house"] != target
+        # exactly the target's orders, as the reveal shows them next
+        assert {a: f"{target}:{o}" for a, o in look["secret"]["orders"].items()} == \
+            {a: o for a, o in reveal["orders"].items() if o.startswith(target + ":")}
+        assert not any(o in look["text"] for o in look["secret"]["orders"].values())
+
+
+def test_the_iron_throne_holder_sees_the_raven_holders_hand():
+    rules = Rules.default("little-birds", [default_content_dir(), BIRDS])
+    game = new_game(rules, "base-3p", seed=4, options=ModOptions(rounds=1))
+    agents = agents_for(game.state.houses, "random", 4)
+    while not any(e["type"] == "look-hand" for e in game.events):
+        d = game.decision
+        game.answer(agents[d.house].act(game, d))
+    look = next(e for e in game.events if e["type"] == "look-hand")
+    assert (look["house"], look["target"]) == ("baratheon", "lannister")  # Iron Throne and Raven holders of base-3p
+    assert look["secret"]["cards"] == sorted(game.state.houses["lannister"].hand)
+    assert len(look["secret"]["cards"]) == 7
+
+
+def test_only_the_looking_house_sees_the_orders_and_the_hand():
+    game = _birds()
+    for etype in ("look-orders", "look-hand"):
+        looks = [e for e in game.events if e["type"] == etype]
+        assert looks, etype
+        looker = looks[-1]["house"]
+        for house in game.state.houses:
+            seen = [s for s in view(game, house)["secrets"] if s["type"] == etype]
+            if house == looker:
+                assert seen and seen[-1] == dict(looks[-1]["secret"], type=etype, n=looks[-1]["n"])
+            elif not any(e["house"] == house for e in looks):
+                assert not seen, (etype, house)
