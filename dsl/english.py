@@ -590,7 +590,7 @@ class English:
             "look-at-hand": lambda: f"{verb(h, 'looks')} in secret at the house cards in {possessive(e('of'))} hand",
             "look-at-orders": lambda: f"{verb(h, 'looks')} in secret at the orders"
                                       + (f" of {e('of')}" if has("of") else " of the other houses")
-                                      + (f" in {e('in')}" if has("in") else " on the board"),
+                                      + (f" in {e('in')}" if has("in") else "" if has("of") else " on the board"),
             "search-deck": lambda: f"{verb(h, 'looks')} through {e('deck')}, {verb_only(h, 'picks')} a card of "
                                    f"{its(h)} choice, {verb_only(h, 'shuffles')} the other undrawn cards and "
                                    f"{verb_only(h, 'puts')} the picked card face down on top",
