@@ -32,7 +32,7 @@ def _rules(pack: str) -> Rules:
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
     assert PACK_NAMES == ["a-dance-with-dragons", "a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "draft-house-cards", "dragon-war", "feast-for-crows-deck-i",
                           "house-cards-evolve", "little-birds", "random-start-positions",
-                          "rebalanced-aeron", "six-castles", "tides-without-skulls", "vassal-setup-cards",
+                          "rebalanced-aeron", "six-castles", "tides-everywhere", "tides-without-skulls", "vassal-setup-cards",
                           "westeros-look-ahead"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
 
@@ -76,7 +76,8 @@ GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), (
          ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p"),
          ("a-dance-with-dragons", "adwd-6p"), ("house-cards-evolve", "base-4p"),
          ("draft-house-cards", "base-6p"), ("random-start-positions", "base-6p"), ("little-birds", "base-3p"),
-         ("vassal-setup-cards", "mod-4p-without-targaryen")]
+         ("vassal-setup-cards", "mod-4p-without-targaryen"), ("tides-everywhere", "base-4p"),
+         ("tides-everywhere", "mod-4p-without-targaryen")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)

@@ -456,11 +456,13 @@ def _setup_id(rules, players: int | None, setup: str | None, base: bool, targary
 def _check_variant(rules, variant: str | None, setup_id: str) -> None:
     if not variant:
         return
-    wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup_id)["game"]
-    if wanted != playing:  # a variant changes one rules set; on another it would silently do nothing
-        raise fail("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
+    from maester.interpreter.core.rules import variant_games
+
+    wanted, playing = variant_games(rules.bundle["variants"][variant]), rules.setup(setup_id)["game"]
+    if playing not in wanted:  # a variant changes its rules sets; on another it would silently do nothing
+        raise fail("variant-mismatch", f"variant '{variant}' is for the rules set '{', '.join(wanted)}', but setup "
                    f"'{setup_id}' plays '{playing}'", None,
-                   "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
+                   "add --base" if wanted == ["base"] else "leave out --base (Mother of Dragons setups)")
 
 
 def _house_list(text: str | None, rules, setup_id: str) -> list[str] | None:
