@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from maester.dsl.moments import MOMENTS
+
 from .schema_files import schema_text, write_schema
 
 EVENT_FORMAT_VERSION = 1  # the event schema's version: a field removed or retyped is a new version
@@ -66,9 +68,11 @@ COMMON: dict[str, Field] = {
                          "(the card a cancel sends back, the card revealed instead)."),
 }
 # the rules of the timing windows of card abilities (combat windows R20.2-R21.3, Westeros cards R6.2.4, wildling
-# cards R11.6, improvements R41): any event a card ability produces may cite them
-CARD_WINDOW_RULES = ("R20.2", "R20.2.1", "R20.2.2", "R20.2.3", "R20.2.4", "R20.2.5", "R21.2", "R21.3", "R6.2.4",
-                     "R11.6", "R41")
+# cards R11.6, improvements R41) and of the moments game abilities hook (dsl/moments.py: a game ability's events
+# cite its moment's rule, e.g. R4 for the steps before the game): any event a card ability produces may cite them
+CARD_WINDOW_RULES = tuple(dict.fromkeys(
+    ("R20.2", "R20.2.1", "R20.2.2", "R20.2.3", "R20.2.4", "R20.2.5", "R21.2", "R21.3", "R6.2.4", "R11.6", "R41",
+     *(m.rule for m in MOMENTS.values()))))
 
 # The fields events share, by name; an event type may give one of them its own meaning or schema (`_e`).
 FIELDS: dict[str, Field] = {
