@@ -133,6 +133,8 @@ def _type_word(t: str) -> str:
         return t[5:]
     if t.startswith("list:"):
         return f"[{_type_word(t[5:])}, ...]"
+    if t.startswith("ref-or-list:"):
+        return f"<{t[12:]} id>|[<{t[12:]} id>, ...]"
     words = {"int": "<number>", "nat": "<number>", "text": '"<text>"', "id": "<new id>", "name": "<name>",
              "house-or-every": f"<house id>|[<house id>, ...]|{EVERY}", "loan-or-random": "<loan id>|random",
              "patch-target": f"<id>|[<id>, ...]|{EVERY}"}
@@ -188,6 +190,23 @@ class Checker:
             return None
         if type_.startswith("ref:"):
             return self.ref(expr, type_[4:], key)
+        if type_.startswith("ref-or-list:"):  # `game [base, mother-of-dragons]`: one id, or several
+            kind = type_[12:]
+            if not isinstance(expr, ast.ListExpr):
+                return self.ref(expr, kind, key)
+            if not expr.items:
+                d.error("wrong-value", f"'{key}' expects at least one {kind} in its list", expr.span,
+                        f"for example: {key} {_type_word(type_)}")
+                return None
+            out = []
+            for item in expr.items:
+                ident = self.ref(item, kind, key)
+                if ident is not None and ident in out:
+                    d.error("listed-twice", f"'{key}': {kind} '{ident}' is listed twice", _name_span(item),
+                            "list each once")
+                    return None
+                out.append(ident)
+            return out
         if type_ == "house-or-every" and isinstance(expr, ast.ListExpr):  # `house [stark, lannister] { ... }`
             if not expr.items:
                 d.error("wrong-value", f"'{key}' expects at least one house in its list", expr.span,

@@ -550,7 +550,13 @@ class Compiler:
         patches: dict[str, dict[str, dict]] = {}
         latest: dict[tuple[str, str], Declaration] = {}
         where = f"variant '{decl.id}'"
+        if isinstance(record.get("game"), list):  # `game [a, b]`: a rule option played with several rules sets
+            games = [g for g in record["game"] if g is not None]
+            record["game"] = games[0] if games else None
+            if len(games) > 1:
+                record["games"] = games
         game = record.get("game")
+        games = record.get("games") or [game]
         for entry in decl.body:
             if not isinstance(entry, ast.Entry) or entry.head != "patch" or len(entry.values) < 2:
                 continue
@@ -565,9 +571,11 @@ class Compiler:
             target = self.check.value(entry.values[1], "patch-target", "patch")
             if target is None:
                 continue
-            if target == EVERY:
+            if target == EVERY and kind.name == "game":  # every rules set the variant plays
+                ids = [g for g in games if g is not None]
+            elif target == EVERY:
                 ids = [i for i, d in self.symbols.ids(kind.name).items() if d.kind == kind.name and
-                       (kind.name != "setup" or _decl_word(d, "game") == game)]
+                       (kind.name != "setup" or _decl_word(d, "game") in games)]
             else:
                 ids = list(target)
             touched: list[str] = []
@@ -575,8 +583,14 @@ class Compiler:
                 parent = latest.get((kind.name, ident)) or self.symbols.lookup(kind.name, ident)
                 if parent is None or parent.kind != kind.name:
                     self.diags.error(f"unknown-{kind.name}", f"{where}: no {kind.name} '{ident}' to patch",
-                                     entry.values[1].span, hint_for(ident, self.symbols.ids(kind.name), show_all=0))
+                                     _target_span(entry.values[1], ident),
+                                     hint_for(ident, self.symbols.ids(kind.name), show_all=0))
                     continue
+                if kind.name == "game" and target != EVERY and ident not in games:
+                    self.diags.warning("patch-unplayed-game", f"{where}: patch of rules set '{ident}' changes "
+                                       f"nothing it plays: it plays {', '.join(g for g in games if g)}",
+                                       _target_span(entry.values[1], ident),
+                                       f"play it too: game [{', '.join([*(g for g in games if g), ident])}]")
                 self.resolver.resolve(parent)
                 if parent.unresolved:  # reported at its `from`
                     continue
@@ -585,6 +599,7 @@ class Compiler:
                 rec = self.lower(patched, kind)
                 if rec is not None and kind.name == "setup" and target == EVERY:
                     self._every_setup_warnings(rec, ident, entry)
+                if rec is not None and kind.name in ("setup", "game") and target == EVERY:
                     touched.append(ident)
                 if rec is not None:
                     rec.pop("derived_from", None)
@@ -592,7 +607,11 @@ class Compiler:
                         rec["derived_from"] = parent.derives
                     patches.setdefault(kind.collection, {})[ident] = rec
             if kind.name == "setup" and target == EVERY:
-                self._every_setup_note(where, game, ids, touched, entry)
+                self._every_setup_note(where, ", ".join(g for g in games if g), ids, touched, entry)
+            elif kind.name == "game" and target == EVERY and touched:
+                self.diags.note("patch-every-game-touched", f"{where}: patch of every rules set changes "
+                                f"{len(touched)} rules set{'s' if len(touched) != 1 else ''}: {', '.join(touched)}",
+                                entry.span)
         record.pop("patch", None)
         record["patches"] = {k: dict(sorted(v.items())) for k, v in sorted(patches.items())}
 
@@ -715,6 +734,15 @@ class Compiler:
             build(decl)
 
 
+def _target_span(expr: ast.Expr, ident: str) -> Span:
+    """Where a patch target names `ident`: the item of a list `[a, b]`, or the target itself."""
+    if isinstance(expr, ast.ListExpr):
+        for item in expr.items:
+            if isinstance(item, ast.Name) and item.text == ident:
+                return item.span
+    return expr.span
+
+
 def _decl_word(decl: Declaration, head: str) -> str | None:
     return next((word(e.values[0]) for e in decl.body if isinstance(e, ast.Entry) and e.head == head and e.values),
                 None)
@@ -724,17 +752,19 @@ def finish_variants(bundle: dict, symbols: Symbols, diags: Diagnostics) -> None:
     """What each variant plays: its rules set with its card sets, and the setup for each player count."""
     for vid, v in bundle.get("variants", {}).items():
         game = v.get("game")
+        games = [g for g in (v.get("games") or [game]) if g in bundle["games"]]  # `game [a, b]`: each of them
         if game not in bundle["games"]:
             continue
         patches = v.setdefault("patches", {})
-        rec = patches.get("games", {}).get(game) or json.loads(json.dumps(bundle["games"][game]))
-        changed = False
-        for key in ("house_card_sets", "vassal_card_set"):
-            if v.get(key) is not None and rec.get(key) != v[key]:
-                rec[key] = v[key]
-                changed = True
-        if changed or game in patches.get("games", {}):
-            patches.setdefault("games", {})[game] = rec
+        for played in games:
+            rec = patches.get("games", {}).get(played) or json.loads(json.dumps(bundle["games"][played]))
+            changed = False
+            for key in ("house_card_sets", "vassal_card_set"):
+                if v.get(key) is not None and rec.get(key) != v[key]:
+                    rec[key] = v[key]
+                    changed = True
+            if changed or played in patches.get("games", {}):
+                patches.setdefault("games", {})[played] = rec
         setups: dict[str, str] = {}
         listed = v.get("setups")
         if listed:
@@ -750,7 +780,7 @@ def finish_variants(bundle: dict, symbols: Symbols, diags: Diagnostics) -> None:
                     root = d.derives
                 setups[root] = sid
         else:
-            setups = {sid: sid for sid, s in bundle["setups"].items() if s.get("game") == game
+            setups = {sid: sid for sid, s in bundle["setups"].items() if s.get("game") in games
                       and "derived_from" not in s}
         v["setups"] = dict(sorted(setups.items()))
         if listed is None and not any(
@@ -758,7 +788,7 @@ def finish_variants(bundle: dict, symbols: Symbols, diags: Diagnostics) -> None:
                 {k: x for k, x in bundle.get(sec, {}).get(i, {}).items() if k != "source"}
                 for sec, recs in patches.items() for i, r in recs.items()):
             diags.warning("variant-changes-nothing", f"variant '{vid}' changes nothing of the rules set "
-                          f"'{game}'", Span.parse(v.get("source")),
+                          f"'{', '.join(games)}'", Span.parse(v.get("source")),
                           "give it a patch, other card sets, or the setups it plays")
 
 

@@ -22,7 +22,8 @@ END = "<!-- END GENERATED REFERENCE -->"
 
 # Value types that are a choice between an id and a word (see check.py).
 _VALUE_WORDS = {"house-or-every": "<house id | [house id, ...] | every>", "loan-or-random": "<loan id | random>",
-                "patch-target": "<id | [id, ...] | every>", "name": "<name>"}
+                "patch-target": "<id | [id, ...] | every>", "name": "<name>",
+                "ref-or-list:game": "<game id | [game id, ...]>"}
 
 def _sig(p: Primitive) -> str:
     params = ", ".join(f"{x.name}{'' if x.required else '?'}: {x.type}" for x in p.params)

@@ -587,6 +587,10 @@ class English:
             "reshuffle-and-redraw": lambda: "shuffle this deck, then reveal a new card in its place",
             "return-bid": lambda: f"{verb(h, 'takes')} back the power tokens {pronoun(h)} bid",
             "arrange-deck-top": lambda: self._arrange(a, env),
+            "look-at-hand": lambda: f"{verb(h, 'looks')} in secret at the house cards in {possessive(e('of'))} hand",
+            "look-at-orders": lambda: f"{verb(h, 'looks')} in secret at the orders"
+                                      + (f" of {e('of')}" if has("of") else " of the other houses")
+                                      + (f" in {e('in')}" if has("in") else "" if has("of") else " on the board"),
             "search-deck": lambda: f"{verb(h, 'looks')} through {e('deck')}, {verb_only(h, 'picks')} a card of "
                                    f"{its(h)} choice, {verb_only(h, 'shuffles')} the other undrawn cards and "
                                    f"{verb_only(h, 'puts')} the picked card face down on top",

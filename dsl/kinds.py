@@ -326,7 +326,9 @@ KINDS: dict[str, Kind] = {
         _kind("variant", "A variant: patches of content (a rules set, setups, houses, cards, decks) played "
               "together (no engine change).",
               _k("description", "text"),
-              _k("game", "ref:game", required=True, doc="the rules set it changes"),
+              _k("game", "ref-or-list:game", required=True,
+                 doc="the rules set it changes, or a list of rules sets `[base, mother-of-dragons]`: a rule option "
+                     "played with each (`patch game every` patches each; the first is the bundle's `game`)"),
               _k("house-card-sets", "list:ref:card-set", doc="replaces the rules set's house card sets"),
               _k("vassal-card-set", "ref:card-set", doc="replaces the rules set's vassal deck"),
               _k("setups", "list:ref:setup",
@@ -334,7 +336,8 @@ KINDS: dict[str, Kind] = {
                      "another is played in its place"),
               _k("patch", "name", "patch-target", repeat=True, block="*", block_required=True, ident=2,
                  doc="changes a declaration in place for this variant: `patch house arryn { power-tokens 19 }`; "
-                     "the target may be a list of ids or `every`"),
+                     "the target may be a list of ids or `every` (`patch setup every`: every setup of its rules "
+                     "sets; `patch game every`: each of its rules sets)"),
               collection="variants"),
         _kind("tides-card", "A Tides of Battle card (optional rule R29): drawn by each combatant.",
               _k("strength", "nat", required=True),

@@ -60,6 +60,10 @@ MOMENTS: dict[str, Moment] = {
         Moment("phase-end", "R6", "At the end of each phase",
                "After a phase's last step (the Action Phase: after its clean up).",
                {"round": "int", "phase": "text"}),
+        Moment("orders-placed", "R13.4", "When every order is placed, before the reveal",
+               "In the Planning Phase, after every house (and a rules module) has placed its orders face down, "
+               "before they are revealed: the moment to look at orders in secret (`look-at-orders`).",
+               {"round": "int"}),
         Moment("order-resolved", "R15.2", "After a house resolves an order",
                "After one order of the Action Phase is resolved (its combat included); `order-type` is raid, "
                "march or consolidate-power (the step), `area` where the order was.",

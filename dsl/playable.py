@@ -74,9 +74,11 @@ class _Checker:
             dirty = tracker.dirty(changed)
             label = f" (in variant '{vid}')"
             view = _view(self.bundle, variant)
-            game = view["games"].get(variant.get("game"))
-            if game is not None and (("game", game["id"]) in dirty or ("game", game["id"]) not in tracker.reads):
-                self.game(view, game, label, variant)
+            played_games = variant.get("games") or [variant.get("game")]  # a rule option of several rules sets
+            for gid in played_games:
+                game = view["games"].get(gid)
+                if game is not None and (("game", game["id"]) in dirty or ("game", game["id"]) not in tracker.reads):
+                    self.game(view, game, label, variant)
             for sid in variant.get("setups", {}).values():
                 setup = view["setups"].get(sid)
                 if setup is None:
@@ -84,9 +86,9 @@ class _Checker:
                 game = view["games"].get(setup.get("game"))
                 if game is None:
                     continue
-                if setup.get("game") != variant.get("game"):
+                if setup.get("game") not in played_games:
                     self.error("variant-setup-game", f"variant '{variant['id']}' plays setup '{setup['id']}' of the "
-                               f"rules set '{setup['game']}', but the variant is for '{variant['game']}'",
+                               f"rules set '{setup['game']}', but the variant is for '{', '.join(played_games)}'",
                                variant.get("source"), "list setups of its own rules set")
                     continue
                 if ("setup", sid) in dirty or ("setup", sid) not in tracker.reads:

@@ -559,6 +559,19 @@ _EFFECTS = [
             "{house} looks at the top {count} wildling cards",
             "Only that house sees them (a secret event, like the Messenger Raven's look); the deck is not "
             "changed.", rules=("R13.5.2",)),
+    _effect("look-at-hand", [P("house", "house"), P("of", "house", "the house whose hand is shown")],
+            "{house} looks at the house cards in {of}'s hand",
+            "Only the looking house sees them (a secret event, like the Messenger Raven's look); the hand is not "
+            "changed.", rules=("R13.5.2",)),
+    _effect("look-at-orders", [P("house", "house"),
+                               P("of", "house", "only the orders of this house (left out: every house's)",
+                                 required=False),
+                               P("in", "list:area", "only the orders in these areas (left out: anywhere)",
+                                 required=False)],
+            "{house} looks at the face-down orders{of}{in}",
+            "Only the looking house sees the orders on the board (a secret event, like the Messenger Raven's "
+            "look), before or after the reveal; nothing changes. Its own orders are left out: it knows them.",
+            rules=("R13.5.2",)),
     _effect("search-deck", [P("house", "house"), P("deck", "deck")],
             "{house} looks through Westeros deck {deck}: a card of its choice goes on top of the shuffled rest",
             "The house picks any undrawn card of the deck; the other undrawn cards are shuffled and the "

@@ -304,6 +304,20 @@ SEMANTICS: dict[str, Semantics] = {
         "the top `count` cards of the wildling deck.",
         "nothing: only the house learns the cards.",
         events="look (the cards, top first, are secret to the house: hidden from the others in every view)"),
+    "look-at-hand": Semantics(
+        "the house cards in the hand of `of` (a card chosen for the combat in progress and not revealed yet "
+        "included, as every view shows it: which card was chosen stays secret).",
+        "nothing: only the looking house learns the cards (nothing happens when `of` is the looking house, "
+        "or its hand is empty).",
+        events="look-hand (the cards, sorted by id, are secret to the looking house: hidden from the others in "
+               "every view)"),
+    "look-at-orders": Semantics(
+        "the order tokens on the board, of the house `of` (every house when left out) in the areas `in` "
+        "(anywhere when left out), other than the looking house's own.",
+        "nothing: only the looking house learns the orders (nothing happens when no such order is on the "
+        "board).",
+        events="look-orders (area -> order token id, secret to the looking house: hidden from the others in "
+               "every view until the orders are revealed)"),
     "search-deck": Semantics(
         "the undrawn cards of the Westeros deck.",
         "the picked card is put on top of the others, which are shuffled by the seeded generator.",

@@ -13,6 +13,12 @@ Agents
     played after `reset`, vassals excluded). The agent to act is the house the engine asks (a vassal's
     commander answers for it). All agents stay until the game ends.
 
+Seats
+    A seat is a player: `env.seats()` is the house of each seat, seat 1 first — the houses a rules set's
+    `assign-houses` drew for the seats (before the first decision in the example pack random-start-positions),
+    or else the player houses in the setup's order — and `infos[house]["seat"]` says which seat plays a house.
+    To seat policies by player rather than by house, give player N's policy the agent `env.seats()[N - 1]`.
+
 Actions
     `Discrete(n)`, the same for every agent: the action table of the setup (`env.action_table`, see
     `maester.env.actions`), built from the bundle: id <-> answer value (`table.answer(id)`,
@@ -54,6 +60,7 @@ from pettingzoo import AECEnv
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.interpreter.core.decisions import IllegalDecision
+from maester.interpreter.effects.pregame import seats
 
 from .actions import ActionTable
 from .observe import Encoder, lean_view, view
@@ -123,8 +130,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._seated = None  # the seats last told in `infos` (a draw before the game may change them)
         self._mask_cache: tuple[int, np.ndarray] | None = None
+        self._tell_seats()
         self._select()
+
+    def seats(self) -> list[str]:
+        """The house of each seat (a player), seat 1 first: the houses `assign-houses` drew for the seats, or else
+        the player houses in the setup's order. An agent is a house; the policy of player N plays `seats()[N-1]`
+        (also `infos[house]["seat"]`)."""
+        return seats(self.game)
+
+    def _tell_seats(self) -> None:
+        """`infos[house]["seat"]`: told at reset, and again when a draw gives the seats other houses."""
+        order = seats(self.game)
+        if order != self._seated:
+            self._seated = order
+            for n, house in enumerate(order, 1):
+                if house in self.infos:
+                    self.infos[house] = {**self.infos[house], "seat": n}
 
     def _select(self) -> None:
         d = self.game.decision
@@ -153,6 +177,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 raise IllegalDecision(d, value, f"action {int(action)} is not legal for {agent} now") from None
             self._end_for_illegal(agent, action)
             return
+        drawn = self.game.state.modules.get("pregame", {}).get("seats")  # (cheap: most games draw nothing)
+        if drawn and drawn != self._seated:
+            self._tell_seats()
         if self.game.over:
             for a, r in returns(self.game).items():
                 self.rewards[a] = r

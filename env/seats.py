@@ -4,7 +4,9 @@
   (Mother of Dragons with fewer players than houses, R31.1), the named houses are made players and the other
   players are drawn by the game's seed (`players_for`); naming more houses than there are players, or a house
   of another setup, is an error.
-- A *seat* is an index into the game's player houses, sorted: `seat 0` is the first player house of that game.
+- A *seat* is an index into the game's player houses, sorted: `seat 0` is the first player house of that game;
+  in a game whose rules set draws the seats' houses (`assign-houses`), an index into the drawn seats instead
+  (`seat 0` plays the house the first seat drew).
   A tournament rotates the tested agent over the seats (`tournament_specs`): with P players, game i of a pair
   replays the deal of seed `seed + i // P` with the agent in seat `i % P`, so every deal is played from every
   seat and no house's strength favours an agent (a multiple of P games rotates it exactly evenly).
@@ -64,10 +66,12 @@ def players_for(rules: Rules, setup: str, seed: int, named: Iterable[str]) -> li
     return chosen
 
 
-def deal(players: list[str], named: dict[str, str], seats: dict[int, str], default: str) -> dict[str, str]:
-    """Agent kind by player house: named houses first, then seats (indices into the sorted players), else
+def deal(players: list[str], named: dict[str, str], seats: dict[int, str], default: str,
+         drawn: list[str] | None = None) -> dict[str, str]:
+    """Agent kind by player house: named houses first, then seats (indices into the sorted players, or into the
+    seats' houses when the game drew them, `drawn`: seat 0 plays the house the first seat drew), else
     `default`."""
-    players = sorted(players)
+    players = list(drawn) if drawn else sorted(players)
     kinds = {h: default for h in players}
     for k, kind in seats.items():
         kinds[players[int(k) % len(players)]] = kind

@@ -101,9 +101,12 @@ def play_game(spec: GameSpec) -> dict:
     rules = rules_for(spec.variant)
     game = make_game(rules, spec.setup, spec.seed, spec.rounds, spec.tides_of_battle,
                      players_for(rules, spec.setup, spec.seed, spec.agents))
+    from maester.interpreter.effects.pregame import seats, seats_drawn
+
     houses = sorted(game.state.houses)
     players = player_houses(game)  # agents are dealt player houses only: vassals never decide
-    kinds = deal(players, spec.agents, spec.seats, spec.default)
+    drawn = seats(game) if seats_drawn(game) else None  # a rules set that drew the seats' houses (assign-houses)
+    kinds = deal(players, spec.agents, spec.seats, spec.default, drawn)
     crew = {h: make_agent(kinds[h], spec.seed * 1009 + i, spec, h, rules)
             for i, h in enumerate(houses) if h in kinds}
     game.play(crew)
@@ -115,6 +118,7 @@ def play_game(spec: GameSpec) -> dict:
         "combats": sum(1 for e in game.events if e["type"] == "combat"),
         "agents": {h: kinds[h] for h in players}, "castles": {h: game.victory_points(h) for h in players},
         "state_hash": st.hash(),
+        **({"seats": drawn} if drawn else {}),  # the house of each seat, seat 1 first, when they were drawn
     }
 
 

@@ -158,7 +158,7 @@ def test_the_event_schema_refuses_what_the_engine_never_writes(events):
         "a wrong type": {**combat, "area": 7},
         "a field its type does not have": {**combat, "winner": combat["attacker"]},
         "a value outside a fixed vocabulary": {**support, "side": "neutral"},
-        "a rule its type never cites": {**combat, "rule": "R13.4"},
+        "a rule its type never cites": {**combat, "rule": "R13.2.1"},
         "a phase that does not exist": {**combat, "phase": "lunch"},
         "a malformed id": {**combat, "attacker": "Stark"},
     }
@@ -170,7 +170,7 @@ def test_the_event_schema_refuses_what_the_engine_never_writes(events):
     assert found["a field its type does not have"] == ["/: Additional properties are not allowed ('winner' was "
                                                        "unexpected)"]
     assert found["a value outside a fixed vocabulary"] == ["/side: 'neutral' is not one of ['attacker', 'defender']"]
-    assert found["a rule its type never cites"][0].startswith("/rule: 'R13.4' is not one of ['R19', 'R20.2', ")
+    assert found["a rule its type never cites"][0].startswith("/rule: 'R13.2.1' is not one of ['R19', 'R20.2', ")
     assert found["a phase that does not exist"][0].startswith("/phase: 'lunch' is not one of ['setup', ")
     assert found["a malformed id"][0].startswith("/attacker: 'Stark' does not match ")
     assert formats.problems("event", {**loan_discount, "house": 3}) == ["/house: 3 is not valid under any of the "

@@ -32,6 +32,7 @@ game-ability watch "Every moment" {
   when hand-refreshed { gain-power(house, 1) }
   when westeros-card-revealed { gain-power(holder(iron-throne), 1) }
   when area-control-changed { gain-power(holder(iron-throne), 1) }
+  when orders-placed { gain-power(holder(iron-throne), 1) }
 }
 variant watch "Watch" {
   game base
@@ -50,6 +51,7 @@ game-ability asking "Asking" {
   when westeros-card-revealed { choose h in player-houses() by holder(iron-throne) { gain-power(h, 1) } }
   when area-control-changed { may by holder(iron-throne) { gain-power(holder(iron-throne), 1) } }
   when round-end { may by holder(iron-throne) { gain-power(holder(iron-throne), 1) } }
+  when orders-placed { may by holder(messenger-raven) { gain-power(holder(messenger-raven), 1) } }
 }
 variant asking "Asking" {
   game base
@@ -74,7 +76,7 @@ def test_every_moment_is_fired_with_its_bindings(tmp_path):
     rules_cited = {e["rule"] for e in ours}
     # every moment's rule id is cited by the power its ability gave (a moment that never fired cites none)
     for name in ("round-start", "round-end", "phase-start", "order-resolved", "unit-destroyed", "units-routed",
-                 "westeros-card-revealed", "area-control-changed"):
+                 "westeros-card-revealed", "area-control-changed", "orders-placed"):
         assert MOMENTS[name].rule in rules_cited, name
     rounds = game.state.round
     starts = [e for e in ours if e["rule"] == "R6.2.1"]

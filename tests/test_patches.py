@@ -31,8 +31,8 @@ def _rules(pack: str) -> Rules:
 
 def test_six_example_packs_are_shipped_outside_the_default_bundle(bundle):
     assert PACK_NAMES == ["a-dance-with-dragons", "a-feast-for-crows", "arryn-19-power", "blood-price", "dance-with-mother-of-dragons", "draft-house-cards", "dragon-war", "feast-for-crows-deck-i",
-                          "house-cards-evolve", "random-start-positions",
-                          "rebalanced-aeron", "six-castles", "tides-without-skulls",
+                          "house-cards-evolve", "little-birds", "random-start-positions",
+                          "rebalanced-aeron", "six-castles", "tides-everywhere", "tides-without-skulls", "vassal-setup-cards",
                           "westeros-look-ahead"]
     assert not set(PACK_NAMES) & set(bundle["variants"])
 
@@ -75,7 +75,9 @@ GAMES = [("dragon-war", "mod-8p"), ("dance-with-mother-of-dragons", "mod-8p"), (
          ("blood-price", "base-4p"), ("six-castles", "mod-8p"),
          ("westeros-look-ahead", "base-4p"), ("a-feast-for-crows", "ffc-4p"),
          ("a-dance-with-dragons", "adwd-6p"), ("house-cards-evolve", "base-4p"),
-         ("draft-house-cards", "base-6p"), ("random-start-positions", "base-6p")]
+         ("draft-house-cards", "base-6p"), ("random-start-positions", "base-6p"), ("little-birds", "base-3p"),
+         ("vassal-setup-cards", "mod-4p-without-targaryen"), ("tides-everywhere", "base-4p"),
+         ("tides-everywhere", "mod-4p-without-targaryen")]
 
 
 @pytest.mark.parametrize(("pack", "setup"), GAMES)
@@ -89,6 +91,10 @@ def test_pack_plays_a_complete_game(pack, setup):
         loans = [e for e in game.events if e["type"] == "loan"]
         assert loans[0]["house"] == "lannister" and loans[0]["round"] == 1 and "starting loan" in loans[0]["text"]
         assert game.events.index(loans[0]) < next(i for i, e in enumerate(game.events) if e["type"] == "round")
+    if pack == "vassal-setup-cards":  # every house with a vassal setup card started with its units, players too
+        rec = rules.setup(setup)
+        assert rec["vassal_starting_units"] and all(rec["starting_units"][h] == units for h, units in
+                                                    rec["vassal_starting_units"].items())
     if pack == "tides-without-skulls":
         assert any(e["type"] == "tides" for e in game.events)
         assert not any(e.get("rule") == "R29.3.5" for e in game.events)

@@ -392,7 +392,8 @@ def map_cmd(
 
 AgentsOpt = Annotated[str | None, typer.Option("--agents", "-a", help="random, heuristic (the default), human, "
                                                "or per house: 'stark=human,lannister=random' (the others "
-                                               "heuristic); --resume keeps the saved seats.",
+                                               "heuristic), or per seat: '1=human' (seat 1 plays the house "
+                                               "it drew, or the setup's first); --resume keeps the saved seats.",
                                                show_default=False)]
 AGENT_KINDS = ("random", "heuristic", "human")
 
@@ -417,12 +418,26 @@ def _agent_spec(spec: str) -> tuple[str, dict[str, str]]:
     return default, per
 
 
-def _agents(spec: tuple[str, dict[str, str]], houses, seed: int, seat=None) -> tuple[dict, dict[str, str]]:
-    """Agents by house; `human` houses share one terminal seat (`seat`, tools/human.py)."""
-    from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent
+def _agents(spec: tuple[str, dict[str, str]], houses, seed: int, seat=None, game=None) -> tuple[dict, dict[str, str]]:
+    """Agents by house; `human` houses share one terminal seat (`seat`, tools/human.py). A spec naming seats by
+    number (`1=human`) gives each seat's agent the house that seat has (drawn by `assign-houses`, or the setup's
+    Nth player house): a `SeatedAgents` mapping, read at each decision."""
+    from maester.interpreter.effects.pregame import seats as seats_of
+    from maester.interpreter.frontends.agents import HeuristicAgent, RandomAgent, SeatedAgents
 
     kinds = {"random": RandomAgent, "heuristic": HeuristicAgent, "human": lambda _seed: seat}
     default, per = spec
+    if game is not None and any(k.isdigit() for k in per):
+        order = seats_of(game)
+        bad = [k for k in per if not k.isdigit() or not 1 <= int(k) <= len(order)]
+        if bad:
+            raise fail("unknown-seat", f"--agents: '{bad[0]}' is not a seat of this game", None,
+                       f"seats 1 to {len(order)} (name seats or houses, not both)")
+        by_seat = {n: kinds[per.get(str(n), default)](seed * 1009 + n - 1) for n in range(1, len(order) + 1)}
+        others = {h: kinds[default](seed * 1009 + len(order) + i) for i, h in enumerate(sorted(houses))
+                  if h not in order}
+        crew = SeatedAgents(game, by_seat, others)
+        return crew, {h: per.get(str(crew.seat_of(h)), default) for h in crew}
     bad = [h for h in per if h not in houses]
     if bad:
         raise fail("unknown-house", f"'{bad[0]}' is not in this game", None, "houses: " + ", ".join(houses))
@@ -456,11 +471,13 @@ def _setup_id(rules, players: int | None, setup: str | None, base: bool, targary
 def _check_variant(rules, variant: str | None, setup_id: str) -> None:
     if not variant:
         return
-    wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup_id)["game"]
-    if wanted != playing:  # a variant changes one rules set; on another it would silently do nothing
-        raise fail("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
+    from maester.interpreter.core.rules import variant_games
+
+    wanted, playing = variant_games(rules.bundle["variants"][variant]), rules.setup(setup_id)["game"]
+    if playing not in wanted:  # a variant changes its rules sets; on another it would silently do nothing
+        raise fail("variant-mismatch", f"variant '{variant}' is for the rules set '{', '.join(wanted)}', but setup "
                    f"'{setup_id}' plays '{playing}'", None,
-                   "add --base" if wanted == "base" else "leave out --base (Mother of Dragons setups)")
+                   "add --base" if wanted == ["base"] else "leave out --base (Mother of Dragons setups)")
 
 
 def _house_list(text: str | None, rules, setup_id: str) -> list[str] | None:
@@ -511,6 +528,7 @@ def play(
                                                 "seed and variant come from the file).")] = None,
 ) -> None:
     """Play a full game with agents (or people: --agents stark=human) and print a summary."""
+    from maester.interpreter.effects.pregame import seats as seats_of
     from maester.interpreter.frontends.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.mod.state import DragonsState
@@ -560,7 +578,7 @@ def play(
         chosen = _house_list(houses, rules, setup_id)
         game = new_game(rules, setup_id, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=chosen))
     seat = HumanSeat(write=lambda line: run.say(line, markup=False, highlight=False), save_to=save)
-    crew, kinds = _agents(spec, list(game.state.houses), seed, seat)
+    crew, kinds = _agents(spec, list(game.state.houses), seed, seat, game)
     if table is not None:
         from maester.tools.human import restore_agents
 
@@ -568,13 +586,20 @@ def play(
     seat.crew, seat.kinds = crew, kinds
     setup_rec = rules.setup(setup_id)
     vassals = [h for h in game.turn_order if (h in DragonsState.of(game.state).vassals)]
+    seated = seats_of(game)  # the house of each seat (drawn by `assign-houses`, or the setup's order)
+    drawn = bool(game.state.modules.get("pregame", {}).get("seats"))
     run.result = {"setup": setup_id, "rules_set": setup_rec["game"], "variant": variant,
                   "packs": [str(p) for p in pack or []], "seed": seed, "tides_of_battle": tides,
-                  "houses": list(game.turn_order), "vassals": vassals, "agents": kinds}
+                  "houses": list(game.turn_order), "vassals": vassals, "agents": kinds,
+                  "seats": [{"seat": n, "house": h, "agent": kinds.get(h)} for n, h in enumerate(seated, 1)],
+                  "seats_drawn": drawn}
     run.say(f"[bold]{rules.bundle['games'][setup_rec['game']]['name']}[/bold], setup {setup_id} "
             f"({plural(setup_rec['players'], 'player')}), seed {seed}"
             + (f", variant {variant}" if variant else "") + (", Tides of Battle" if tides else ""))
     run.say("houses: " + ", ".join(f"{h} (vassal)" if h in vassals else h for h in game.turn_order), markup=False)
+    if drawn:  # the seats were drawn (`assign-houses`): say which house each seat plays
+        run.say("seats drawn: " + ", ".join(f"{n} {h} ({kinds.get(h)})" for n, h in enumerate(seated, 1)),
+                markup=False)
     by_kind = sorted(set(kinds.values()))
     run.say("agents: " + (by_kind[0] if len(by_kind) == 1 else
                           ", ".join(f"{h}={k}" for h, k in kinds.items())), markup=False)

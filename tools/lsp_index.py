@@ -95,6 +95,8 @@ def ref_kinds(type_: str) -> tuple[str, ...] | None:
     """The kinds a value type names (`ref:house`, `list:ref:area`), or None for a type that names none."""
     while type_.startswith("list:"):
         type_ = type_[5:]
+    if type_.startswith("ref-or-list:"):  # `game [base, mother-of-dragons]`: names the same kind as `ref:game`
+        type_ = "ref:" + type_[12:]
     if type_.startswith("ref:"):
         kind = type_[4:]
         return REF_KINDS.get(kind, (kind,))

@@ -17,7 +17,8 @@ CARD_SECTIONS = ("house_cards", "westeros_cards", "wildling_cards", "loans", "ti
 # the events that are headlines in a digest (the rest is detail a player can ask for)
 DIGEST_TYPES = {"round", "phase", "westeros-card", "wildling-card", "wildlings", "wildlings-win", "wildlings-lose",
                 "bids", "track", "reveal-orders", "march", "combat", "reveal", "combat-result", "retreat", "raid",
-                "consolidate", "muster", "support", "supply", "victory", "destroy", "advance", "choice"}
+                "consolidate", "muster", "support", "supply", "victory", "destroy", "advance", "choice",
+                "look", "look-hand", "look-orders"}  # a look: only its house reads it, with what it saw
 REVEAL_EVENT = "reveal"  # the house cards of a combat turned face up (R20.1)
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -221,9 +222,19 @@ def visible_events(game: Game, house: str, start: int) -> list[dict]:
     return out
 
 
+def _seen(game: Game, event: dict) -> str:
+    """What a look showed its house (the event's secret, which `visible_events` gives that house only)."""
+    secret = event.get("secret") if event["type"].startswith("look") else None
+    if not secret:
+        return ""
+    if "orders" in secret:
+        return ": " + ", ".join(f"{name_of(game, a)} {name_of(game, o)}" for a, o in secret["orders"].items())
+    return ": " + ", ".join(name_of(game, c) for c in secret.get("cards", []))
+
+
 def digest(game: Game, house: str, start: int, limit: int = 40) -> list[str]:
     """What happened since `start` (the events at the house's last decision), headlines only, in names."""
-    lines = [f"{e.get('rule', '')} {with_names(game, e.get('text', ''))}".strip()
+    lines = [f"{e.get('rule', '')} {with_names(game, e.get('text', ''))}".strip() + _seen(game, e)
              for e in visible_events(game, house, start) if e["type"] in DIGEST_TYPES]
     if len(lines) > limit:
         lines = [f"... {len(lines) - limit} earlier lines", *lines[-limit:]]

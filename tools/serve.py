@@ -104,6 +104,8 @@ class Hub:
         game = new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=player_houses),
                         start=False)
         houses = list(game.state.houses) or list(rules.setup(setup)["houses"])
+        if any(h.isdigit() for h in humans):  # seats by number: the house each seat has at the game's start
+            humans = _seated_humans(rules, setup, seed, tides, player_houses, humans)
         unknown = [h for h in humans if h not in houses]
         if unknown:
             from maester.dsl.diagnostics import Diagnostics, MaesterError
@@ -349,3 +351,24 @@ def make_app(hub: Hub):
     return Starlette(routes=[Route("/", index), Route("/new", start), Route("/play/{token}", play),
                              Route("/api/{token}", state),
                              WebSocketRoute("/ws/{token}", socket)])
+
+
+def _seated_humans(rules, setup: str, seed: int, tides: bool, player_houses, humans: list[str]) -> list[str]:
+    """People named by seat number (`--human 1,3`): the house each seat has when the game starts (drawn by
+    `assign-houses`, or the setup's Nth player house: interpreter/effects/pregame.py `seats`). The links are the
+    houses' (the games file keeps houses), so a draw made after the first decision cannot be seated by number."""
+    from maester.dsl.diagnostics import Diagnostics, MaesterError
+    from maester.interpreter.effects.pregame import draws_seats, seats, seats_drawn
+
+    game = new_game(rules, setup, seed=seed, options=ModOptions(tides_of_battle=tides, player_houses=player_houses))
+    order, diags = seats(game), Diagnostics()
+    if draws_seats(game) and not seats_drawn(game):
+        diags.error("seats-not-drawn", "the seats are drawn after the first decision of this game", None,
+                    "name the houses people play instead of seat numbers")
+    bad = [h for h in humans if h.isdigit() and not 1 <= int(h) <= len(order)]
+    if bad:
+        diags.error("unknown-seat", f"'{bad[0]}' is not a seat of this game", None, f"seats 1 to {len(order)}")
+    if diags.errors:
+        raise MaesterError(diags)
+    return [order[int(h) - 1] if h.isdigit() else h for h in humans]
+

@@ -46,7 +46,9 @@ def register(app: typer.Typer) -> None:
         new: Annotated[str | None, typer.Option("--new", help="Start a game of this setup (e.g. base-3p, "
                                                 "mod-8p, or a variant's or pack's setup) and print its links.")] = None,
         human: Annotated[str | None, typer.Option("--human", help="With --new: the houses people play, "
-                                                  "comma-separated (each gets its own link).")] = None,
+                                                  "comma-separated (each gets its own link); a number names a "
+                                                  "seat: the house it drew (assign-houses) or the setup's "
+                                                  "Nth.")] = None,
         agents: Annotated[str, typer.Option("--agents", help="With --new: the agent for the other houses "
                                             "(heuristic or random; per house: 'baratheon=random').")] = "heuristic",
         seed: Annotated[int, typer.Option("--seed", "-s", help="With --new: the game's seed.")] = 1,

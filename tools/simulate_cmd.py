@@ -53,10 +53,12 @@ def check_setup(setup: str, variant: str | None):
     if setup not in rules.bundle["setups"]:
         raise _fail("unknown-setup", f"unknown setup '{setup}'", "setups: " + ", ".join(sorted(rules.bundle["setups"])))
     if variant:  # a variant changes one rules set; on another it would silently do nothing (as `maester play`)
-        wanted, playing = rules.bundle["variants"][variant]["game"], rules.setup(setup)["game"]
-        if wanted != playing:
-            raise _fail("variant-mismatch", f"variant '{variant}' is for the rules set '{wanted}', but setup "
-                        f"'{setup}' plays '{playing}'", "choose a setup of that rules set")
+        from maester.interpreter.core.rules import variant_games
+
+        wanted, playing = variant_games(rules.bundle["variants"][variant]), rules.setup(setup)["game"]
+        if playing not in wanted:
+            raise _fail("variant-mismatch", f"variant '{variant}' is for the rules set '{', '.join(wanted)}', but "
+                        f"setup '{setup}' plays '{playing}'", "choose a setup of that rules set")
     return rules
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
+from maester.interpreter.core.rules import variant_games
 
 
 def is_mod(bundle: dict, game_id: str) -> bool:
@@ -38,15 +39,19 @@ def variant_setup(bundle: dict, variant: str, players: int | None, base: bool, t
                   setup: str | None, packs: list) -> str:
     """The setup id to play a variant with; a located one-line error (with the command that works) otherwise."""
     v = bundle["variants"][variant]
-    game = v["game"]
+    games = variant_games(v)
+    # a rule option of several rules sets: --base (or --setup) chooses among them, Mother of Dragons otherwise
+    game = next((g for g in games if is_mod(bundle, g) != base), games[0]) if len(games) > 1 else games[0]
     mod = is_mod(bundle, game)
     diags = Diagnostics()
-    if base and mod or setup and bundle["setups"].get(setup, {}).get("game") not in (None, game):
-        diags.error("variant-mismatch", f"variant '{variant}' is for the rules set '{game}', not "
+    if base and mod or setup and bundle["setups"].get(setup, {}).get("game") not in (None, *games):
+        diags.error("variant-mismatch", f"variant '{variant}' is for the rules set '{', '.join(games)}', not "
                     f"'{'base' if base else bundle['setups'][setup]['game']}': run {_command(variant, packs)}", None)
         raise MaesterError(diags)
     setups = v.get("setups") or {}
     played = {sid: bundle["setups"][sid] for sid in setups.values() if sid in bundle["setups"]}
+    if not setup and len(games) > 1:  # the setups of the rules set chosen
+        played = {sid: s for sid, s in played.items() if s["game"] == game}
     if setup:
         chosen = setups.get(setup, setup)
         if chosen not in played:
@@ -85,7 +90,7 @@ def scenario_setup(bundle: dict, variant: str | None, setup: str, label: str) ->
         return setup
     diags = Diagnostics()
     game = bundle["setups"].get(setup, {}).get("game")
-    if game is not None and game != v["game"]:
+    if game is not None and game not in variant_games(v):
         diags.error("variant-mismatch", f"{label}: setup '{setup}' plays the rules set '{game}', but variant "
                     f"'{variant}' is for '{v['game']}': run the scenario without --variant, or give it a setup "
                     f"of '{v['game']}' ({', '.join(sorted(played.values())[:4])}...)", None)

@@ -606,14 +606,17 @@ class _Checker:
                 self.ref(["westeros_cards", wid, "banner", i], area, "", "area", self.all_areas)
         for vid, variant in self.each("cards", "variants"):
             self.ref(["variants", vid, "game"], variant["game"], "games", "game")
+            for i, gid in enumerate(variant.get("games") or []):
+                self.ref(["variants", vid, "games", i], gid, "games", "game")
+            played_games = variant.get("games") or [variant["game"]]
             for i, cset in enumerate(variant.get("house_card_sets") or []):
                 self.ref(["variants", vid, "house_card_sets", i], cset, "card_sets", "card set")
             for standard, played in (variant.get("setups") or {}).items():
                 where = ["variants", vid, "setups", standard]
                 setups = {**self.ids("setups"), **(variant.get("patches") or {}).get("setups", {})}
-                if self.ref(where, played, "", "setup", setups) and setups[played]["game"] != variant["game"]:
+                if self.ref(where, played, "", "setup", setups) and setups[played]["game"] not in played_games:
                     self.report(where, f"setup '{played}' plays the rules set '{setups[played]['game']}', but the "
-                                f"variant is for '{variant['game']}'")
+                                f"variant is for '{', '.join(played_games)}'")
 
     # ---- effects
     def effects(self) -> None:

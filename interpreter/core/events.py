@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from maester.dsl.moments import MOMENTS
+
 from .schema_files import schema_text, write_schema
 
 EVENT_FORMAT_VERSION = 1  # the event schema's version: a field removed or retyped is a new version
@@ -66,9 +68,11 @@ COMMON: dict[str, Field] = {
                          "(the card a cancel sends back, the card revealed instead)."),
 }
 # the rules of the timing windows of card abilities (combat windows R20.2-R21.3, Westeros cards R6.2.4, wildling
-# cards R11.6, improvements R41): any event a card ability produces may cite them
-CARD_WINDOW_RULES = ("R20.2", "R20.2.1", "R20.2.2", "R20.2.3", "R20.2.4", "R20.2.5", "R21.2", "R21.3", "R6.2.4",
-                     "R11.6", "R41")
+# cards R11.6, improvements R41) and of the moments game abilities hook (dsl/moments.py: a game ability's events
+# cite its moment's rule, e.g. R4 for the steps before the game): any event a card ability produces may cite them
+CARD_WINDOW_RULES = tuple(dict.fromkeys(
+    ("R20.2", "R20.2.1", "R20.2.2", "R20.2.3", "R20.2.4", "R20.2.5", "R21.2", "R21.3", "R6.2.4", "R11.6", "R41",
+     *(m.rule for m in MOMENTS.values()))))
 
 # The fields events share, by name; an event type may give one of them its own meaning or schema (`_e`).
 FIELDS: dict[str, Field] = {
@@ -103,6 +107,7 @@ FIELDS: dict[str, Field] = {
     "strength": Field(COUNT, "The wildling attack's strength."),
     "strengths": Field(_by_house({"type": "integer"}), "The initial combat strength of each side, by house id."),
     "supply": Field(COUNT, "The house's new supply level."),
+    "target": Field(ID, "Another house the event is about (the house whose cards or orders are looked at)."),
     "threat": Field(COUNT, "The wildling threat's new position on the Wildlings track."),
     "tides": Field(_by_house(ID), "The Tides of Battle card each side of the combat draws, by house id."),
     "token": Field(ID, "The dominance token (a track's token id)."),
@@ -335,6 +340,16 @@ EVENTS: dict[str, EventType] = {
               "a house looks at the top cards of a deck (secret: what it saw)",
               deck="The deck: a Westeros deck (i-iv) or `wildling`.", house="The house that looks.",
               secret=_secret("What the house saw.", "cards", _ids(), "The cards' ids, top first.")),
+    "look-hand": _e("house target secret", "R13.5.2",
+              "a house looks at another house's hand of house cards (secret: what it saw)",
+              house="The house that looks.", target="The house whose hand it looks at.",
+              secret=_secret("What the house saw.", "cards", _ids(), "The house cards' ids, sorted.")),
+    "look-orders": _e("house target? secret", "R13.5.2",
+              "a house looks at face-down orders on the board (secret: what it saw)",
+              house="The house that looks.",
+              target="The house whose orders it looks at (absent: every other house's).",
+              secret=_secret("What the house saw.", "orders", {"type": "object", "additionalProperties": ID},
+                             "Area id -> the order token id there.")),
     "raven-look": _e("house secret", "R13.5.2",
               "the Messenger Raven holder looks at the top wildling card (secret)",
               house="The holder of the Messenger Raven.",

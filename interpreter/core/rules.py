@@ -190,6 +190,11 @@ def validate_all(bundle: object, diags: Diagnostics, label: str = "bundle") -> N
         check_bundle(bundle, diags, label, variants=True)  # every variant the bundle plays, too
 
 
+def variant_games(variant: dict) -> list[str]:
+    """The rules sets a variant is played with: its `games` (a rule option of several rules sets), else its `game`."""
+    return list(variant.get("games") or [variant["game"]])
+
+
 def apply_variant(bundle: dict, variant: str | None) -> dict:
     """The bundle with a variant's fields written over its rules set (a content switch, no code)."""
     if not variant:

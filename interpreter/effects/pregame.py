@@ -9,7 +9,7 @@ first phase of round 1, like a first muster. What each step shows whom:
   other turn) until each holds the hand size; each hand then replaces the house's hand and discard pile.
 - assign-houses: the seat -> house mapping is drawn with the game's random generator (the state's `rng`, so a
   game is still a seed plus decisions) and is public (`houses-assigned`); it is kept in
-  `state.modules["pregame"]["seats"]` (seat 1 first) for the frontends that seat players.
+  `state.modules["pregame"]["seats"]` (seat 1 first) for the frontends that seat players (`seats`).
 - draft-influence: track by track (the rules set's tracks, in order), each house in the declared order picks a
   free position; the picks are public (`influence-pick`) and the track is set when every house has picked.
 
@@ -20,6 +20,8 @@ picks made so far; a restart asks the same question again.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from maester.dsl.effect_tree import calls_primitive
 
 from ..core import cursor
 from ..core.state_check import drafts_house_cards as rules_draft_house_cards
@@ -121,6 +123,18 @@ def _draft_influence(g, sc, a, st) -> Proc:
     cursor.leave(g, f)
 
 
+def seats(g: Game) -> list[str]:
+    """The house of each player's seat, seat 1 first: the houses `assign-houses` drew, or else the player houses in
+    the setup's order. The frontends seat players by it (`maester play --agents 1=human`, the env's `seats`): the
+    agent of seat N plays the house seat N has now (read at each decision, so a draw after the first decision
+    seats the players from then on)."""
+    drawn = g.state.modules.get(STATE_KEY, {}).get("seats")
+    if drawn:
+        return list(drawn)
+    houses = set(players(g))
+    return [h for h in g.setup_rec["houses"] if h in houses]
+
+
 def public_part(state) -> dict:
     """What every house may know of the steps before the game (env/observe.py): the seats drawn, and the pool
     and picks of a house card draft in progress (public: the draft shows the pool and every pick; the frame
@@ -138,3 +152,18 @@ def public_part(state) -> dict:
 def drafts_house_cards(g: Game) -> bool:
     """Does the rules set draft house cards before the game (a house may then hold another house's cards)?"""
     return rules_draft_house_cards(g.rules.bundle, g.game_rec)
+
+
+ASSIGN_PRIMITIVE = "assign-houses"  # a rules set that calls it draws the players' seats
+
+
+def draws_seats(g: Game) -> bool:
+    """Does the rules set draw the seats' houses (`assign-houses` in a game ability)?"""
+    records = g.rules.bundle.get("game_abilities") or {}
+    return any(calls_primitive(records[a]["abilities"], ASSIGN_PRIMITIVE) for a in g.game_rec.get("game_abilities")
+               or () if a in records)
+
+
+def seats_drawn(g: Game) -> bool:
+    return bool(g.state.modules.get(STATE_KEY, {}).get("seats"))
+

@@ -411,6 +411,35 @@ def _look_at_wildlings(g, sc, a, st):
     return _nothing()
 
 
+@handler("look-at-hand")
+def _look_at_hand(g, sc, a, st):
+    house, of = a["house"], a["of"]
+    if house in g.state.houses and of in g.state.houses and of != house:
+        hs = g.state.houses[of]
+        # a card chosen for the combat in progress is held apart from the hand until the reveal (R20.1.1); which
+        # one stays secret, so it is shown among the hand (as every view shows it)
+        combat = g.state.step.get("combat") or {}
+        chosen = (combat.get("cards") or {}).get(of) if combat.get("stage") == "house-cards" else None
+        cards = sorted(hs.hand + ([chosen] if chosen and chosen not in hs.hand else []))
+        if cards:
+            g.emit("look-hand", sc.rule, f"{house} looks at the house cards in {of}'s hand", house=house,
+                   target=of, secret={"cards": cards})
+    return _nothing()
+
+
+@handler("look-at-orders")
+def _look_at_orders(g, sc, a, st):
+    house, of, areas = a["house"], a.get("of"), a.get("in")
+    if house in g.state.houses:
+        shown = {area: o["order"] for area, o in sorted(g.state.orders.items())
+                 if o["house"] != house and (of is None or o["house"] == of) and (areas is None or area in areas)}
+        if shown:
+            g.emit("look-orders", sc.rule, f"{house} looks at {len(shown)} face-down order(s)"
+                   + (f" of {of}" if of else ""), house=house, secret={"orders": shown},
+                   **({"target": of} if of else {}))
+    return _nothing()
+
+
 @handler("search-deck")
 def _search_deck(g, sc, a, st):
     house, deck = a["house"], a["deck"]

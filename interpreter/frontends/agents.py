@@ -3,15 +3,17 @@
 - `RandomAgent`: uniformly random among the legal answers (its own seeded generator).
 - `HeuristicAgent`: simple, greedy preferences (attack when stronger, bid modestly, keep power).
 - `ScriptedAgent`: answers from a list (for tests and scenarios); falls back to another agent or fails.
+- `SeatedAgents`: agents by seat (players), each answering for the house its seat has (drawn or the setup's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol
 
 from ..core.decisions import Decision
 from ..core.rng import Rng, seed_state
+from ..effects.pregame import seats
 
 
 class Agent(Protocol):
@@ -95,3 +97,29 @@ class ScriptedAgent:
 def agents_for(houses: Iterable[str], kind: str = "random", seed: int = 0) -> dict[str, Agent]:
     make = {"random": RandomAgent, "heuristic": HeuristicAgent}[kind]
     return {h: make(seed * 1009 + i) for i, h in enumerate(sorted(houses))}
+
+
+class SeatedAgents(Mapping):
+    """Agents by seat, looked up by house: the agent of seat N (1 first) answers for the house seat N has now —
+    the house `assign-houses` drew for it, or else the Nth player house of the setup (effects/pregame.py `seats`).
+    Read at each decision, so a draw made after the first decision seats the players from then on. A house that
+    is in no seat (a vassal asked directly) has its agent in `others`."""
+
+    def __init__(self, game, by_seat: dict[int, Agent], others: dict[str, Agent] | None = None):
+        self.game, self.by_seat, self.others = game, dict(by_seat), dict(others or {})
+
+    def seat_of(self, house: str) -> int | None:
+        order = seats(self.game)
+        return order.index(house) + 1 if house in order else None
+
+    def __getitem__(self, house: str) -> Agent:
+        seat = self.seat_of(house)
+        if seat is not None and seat in self.by_seat:
+            return self.by_seat[seat]
+        return self.others[house]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted({*(h for h in seats(self.game)), *self.others}))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..core import cursor
 from ..core.procedure_registry import procedure
+from . import moments
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -105,13 +106,14 @@ def placeable(g: Game, house: str) -> int:
 
 
 # the Planning Phase in progress: which of its parts (PLANNING_STAGES) is being resolved
-BEFORE_ORDERS, ORDERS, AFTER_ORDERS, RAVEN_STAGE = PLANNING_STAGES = ("before-orders", "orders", "after-orders",
-                                                                      "raven")
+BEFORE_ORDERS, ORDERS, AFTER_ORDERS, PLACED, RAVEN_STAGE = PLANNING_STAGES = (
+    "before-orders", "orders", "after-orders", "orders-placed", "raven")
 PLANNING = cursor.frame_kind(
     "planning.phase", "the Planning Phase in progress", "R13",
     stage=("string", "its part in progress: before-orders (a rules module's choices before the orders), orders "
                      "(the houses place theirs, the cursor says whose turn, R13.2), after-orders (a rules "
-                     "module's orders after them, then the reveal, R13.4), raven (the Messenger Raven, R13.5)"))
+                     "module's orders after them), orders-placed (the game abilities of that moment, then the "
+                     "reveal, R13.4), raven (the Messenger Raven, R13.5)"))
 # one house placing its orders: the orders placed so far are on the board, face down
 PLACING = cursor.frame_kind(
     "planning.house-orders", "a house placing its orders, one area at a time", "R13.2",
@@ -241,6 +243,9 @@ def planning_phase(g: Game) -> Proc:
         f["stage"] = AFTER_ORDERS
     if f["stage"] == AFTER_ORDERS:
         yield from g.after_own_orders()  # an extension point (e.g. R34.1: orders a rules module adds)
+        f["stage"] = PLACED
+    if f["stage"] == PLACED:
+        yield from moments.fire(g, "orders-placed", "orders-placed", round=st.round)  # game abilities, face down
         reveal_orders(g)
         f["stage"] = RAVEN_STAGE
     yield from messenger_raven(g)
