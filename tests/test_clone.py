@@ -107,7 +107,7 @@ def test_a_clone_and_its_original_go_on_alike_and_apart(rules, setup, seed, limi
 
 
 def test_a_clone_undoes_and_saves_on_its_own(rules):
-    for game, agents in _positions(rules, "mod-8p", 5, 200, every=60):
+    for game, _agents in _positions(rules, "mod-8p", 5, 200, every=60):
         twin = game.clone()
         before = game.state.to_json()
         twin.answer(twin.decision.options[-1])
