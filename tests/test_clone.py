@@ -162,3 +162,20 @@ def test_a_state_document_out_of_order_is_read_as_meant(rules):
     partial = {k: v for k, v in data.items() if k != "winner"}  # a field left out takes its default
     assert snapshot.copy_json(partial).winner is None
     assert snapshot.loads(snapshot.dumps_json(shuffled)).to_json() == data
+
+
+@pytest.mark.slow
+def test_the_copy_is_exact_and_shares_nothing_at_every_decision_of_every_setup(rules):
+    """The shaped copy (snapshot.copy) against the state itself, at every decision of a game of each setup (Tides of
+    Battle on in every other one): equal, and no list or dict in common."""
+    from maester.interpreter.mod import ModOptions
+
+    for i, setup in enumerate(sorted(rules.bundle["setups"])):
+        game = new_game(rules, setup, seed=40 + i, options=ModOptions(tides_of_battle=i % 2 == 1))
+        agents = {h: RandomAgent(i + k) for k, h in enumerate(game.state.houses)}
+        while game.decision is not None:
+            twin = snapshot.copy(game.state)
+            assert twin.to_json() == game.state.to_json(), f"{setup}: the copy differs at {game.decision_count}"
+            assert not _containers(twin).keys() & _containers(game.state).keys(), f"{setup}: shared at " \
+                f"{game.decision_count}"
+            game.answer(agents[game.decision.house].act(game, game.decision))
