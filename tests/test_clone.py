@@ -179,3 +179,30 @@ def test_the_copy_is_exact_and_shares_nothing_at_every_decision_of_every_setup(r
             assert not _containers(twin).keys() & _containers(game.state).keys(), f"{setup}: shared at " \
                 f"{game.decision_count}"
             game.answer(agents[game.decision.house].act(game, game.decision))
+
+
+def test_a_trusted_resume_checks_the_envelope_and_the_restart_not_the_schema(rules):
+    """`check="trusted"` (a document this process made) skips the replay and the schema walk, not the envelope nor
+    the restart check; a file from outside (`check="replay"`, the default) still gets every check (issue 20)."""
+    from maester.interpreter.core.position import PositionError
+
+    game = new_game(rules, "base-6p", seed=4)
+    agents = {h: RandomAgent(4 + i) for i, h in enumerate(game.state.houses)}
+    for _ in range(30):
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    doc = json.loads(json.dumps(game.to_state()))
+    assert Game.from_state(rules, doc, check="trusted").state.hash() == game.state.hash()
+    for edit, message in [
+        (lambda d: d.pop("history"), "has no 'history'"),  # the envelope
+        (lambda d: d.update(version=99), "position version 99"),
+        (lambda d: d["decision"].update(house="nobody"), "pending decision differs"),  # the restart check
+        (lambda d: d["state"].update(setup="base-4p"), "another setup or seed"),
+    ]:
+        bad = copy.deepcopy(doc)
+        edit(bad)
+        with pytest.raises(PositionError, match=message):
+            Game.from_state(rules, bad, check="trusted")
+    floated = copy.deepcopy(doc)
+    floated["state"]["houses"]["stark"]["power"] = float(doc["state"]["houses"]["stark"]["power"])
+    with pytest.raises(PositionError, match="is not of type 'integer'"):
+        Game.from_state(rules, floated)  # the default: the schema, integers strict
