@@ -58,13 +58,14 @@ assert {f.name for f in dataclass_fields(HouseState)} == {"power", "supply", "la
 
 
 _FIELDS = tuple(f.name for f in dataclass_fields(GameState))  # a state document's keys, in order (`GameState.to_json`)
+_FIELD_SET = frozenset(_FIELDS)
 _HOUSE_FIELDS = tuple(f.name for f in dataclass_fields(HouseState))
 
 
 def copy(state: GameState) -> GameState:
     """An independent copy of the state: equal to it and sharing no list or dict with it (strings and numbers, which
     cannot change, are shared)."""
-    return _state(_copied(vars(state), vars))
+    return _state(_copied(vars(state), _house_fields))
 
 
 def copy_json(data: dict) -> GameState:
@@ -73,7 +74,7 @@ def copy_json(data: dict) -> GameState:
     fills the fields it lacks, refuses unknown ones)."""
     if not is_state_data(data):
         return copy(GameState.from_json(data))
-    return _state(_copied(data, dict))
+    return _state(_copied(data, dict.copy))
 
 
 def is_state_data(data: dict) -> bool:
@@ -89,9 +90,13 @@ def dumps_json(data: dict) -> bytes:
     return marshal.dumps(data) if is_state_data(data) else dumps(GameState.from_json(data))
 
 
+def _house_fields(house: HouseState) -> dict:
+    return vars(house).copy()
+
+
 def _copied(src: dict, record) -> dict:
     """A state's fields (`src`: its `__dict__`, or a state document) with every container made anew; `record`: a
-    house's fields (`vars` of a HouseState, or its dict in a document)."""
+    house's fields as a new dict (of a HouseState, or of its dict in a document)."""
     data = src.copy()  # the immutable fields as they are; every container is replaced below
     for name in _FLAT_DICTS:
         data[name] = src[name].copy()
@@ -104,13 +109,17 @@ def _copied(src: dict, record) -> dict:
     data[_ORDERS] = {area: order.copy() for area, order in src[_ORDERS].items()}
     houses = {}
     for h, hs in src[_HOUSES].items():
-        values = record(hs).copy()
+        values = record(hs)
         for name in _HOUSE_LISTS:
             values[name] = values[name][:]
+        if len(values) != len(_HOUSE_FIELDS):  # an attribute besides the fields: copied whole, never shared
+            values.update(marshal.loads(marshal.dumps({k: v for k, v in values.items() if k not in _HOUSE_FIELDS})))
         new = houses[h] = HouseState.__new__(HouseState)
         new.__dict__ = values
     data[_HOUSES] = houses
-    for name, value in zip(_DEEP, marshal.loads(marshal.dumps(tuple(src[name] for name in _DEEP))), strict=True):
+    deep = _DEEP if len(src) == len(_FIELDS) else (*_DEEP, *(k for k in src if k not in _FIELD_SET))
+    # (an attribute set on a state besides its fields is copied whole too, as `dumps` would: never shared)
+    for name, value in zip(deep, marshal.loads(marshal.dumps(tuple(src[name] for name in deep))), strict=True):
         data[name] = value
     return data
 
