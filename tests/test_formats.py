@@ -59,6 +59,25 @@ def test_states_decisions_and_positions_follow_their_schemas(played):
     assert checked > 50
 
 
+def test_the_compiled_validator_agrees_with_the_reference(played):
+    """`problems` takes the compiled validator's word for a valid document (issue 23: a position is checked in well
+    under a millisecond); the reference validator agrees with it, and still words every refusal."""
+    for game, samples, _ in played:
+        for state, decision, position in (samples[0], samples[-1]):
+            doc = json.loads(json.dumps(position))
+            for name, value in (("state", state), ("decision", decision), ("position", doc)):
+                assert formats._confirmed(name, value, floats=True), f"{game.state.setup}: {name}"
+                assert formats.validator(name).is_valid(value), f"{game.state.setup}: {name}"
+    state = json.loads(json.dumps(played[0][1][-1][0]))
+    house = next(iter(state["houses"]))
+    state["houses"][house]["power"] = 4.0  # the compiled validator would take it for an integer: not asked
+    assert not formats._confirmed("state", state, floats=True)
+    assert formats.problems("state", state) == [f"/houses/{house}/power: 4.0 is not of type 'integer'"]
+    state["houses"][house]["power"] = -1
+    assert not formats._confirmed("state", state, floats=True) and not formats.is_valid("state", state)
+    assert formats.problems("state", state) == [f"/houses/{house}/power: -1 is less than the minimum of 0"]
+
+
 def test_logs_follow_their_schema(played):
     for game, _, _ in played:
         assert formats.problems("log", json.loads(json.dumps(game_log(game, "random")))) == []

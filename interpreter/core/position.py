@@ -58,9 +58,10 @@ class Checkpoint:
     @classmethod
     def from_json(cls, doc: dict) -> Checkpoint:
         """A checkpoint of a position document (its state is checked by rerunning the history from it)."""
-        # the snapshot is taken at once, so the state may share the document's lists meanwhile (no copy)
-        state = GameState.from_json(doc["state"])
-        return cls.take(state, doc["answers"], doc["events"], doc["decisions"], doc.get("run") or {})
+        blob = snapshot.dumps_json(doc["state"])  # (a ValueError, KeyError or TypeError for what is no state)
+        step = doc["state"].get("step")
+        return cls(blob, doc["answers"], doc["events"], doc["decisions"], doc.get("run") or {},
+                   step.get("at", "") if isinstance(step, dict) else "")
 
     def game_state(self) -> GameState:
         """A fresh copy of the state at this point."""
@@ -153,8 +154,10 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
 #   (checkpoints are a speed-up for undo, verified, never trusted).
 # - ANALYSIS (asked for by name: an edited position to study): no history is needed, and none is kept; the
 #   state must pass the state schema and every invariant of the rules (state_check.py).
-# - TRUSTED (a document this process made a moment ago, e.g. unpickling a clone): the restart check only.
-# Every level also checks the envelope, the schema (integers are integers) and that the rules stop at the state.
+# - TRUSTED (a document this process made a moment ago, e.g. unpickling a clone): the envelope and the restart check
+#   only (its values are a game's own: the schema is not walked again).
+# Every level checks the envelope and that the rules stop at the state; all but TRUSTED the schema (integers are
+# integers).
 REPLAY, ANALYSIS, TRUSTED = "replay", "analysis", "trusted"
 CHECKS = (REPLAY, ANALYSIS, TRUSTED)
 
@@ -166,9 +169,10 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, 
         raise ValueError(f"check must be one of {', '.join(CHECKS)}, not {check!r}")
     doc = upgraded(doc)
     _check_shape(doc)  # the envelope first: its messages say more than a schema pointer
-    found = formats.problems("position", doc, limit=5)
-    if found:
-        raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}")
+    if check != TRUSTED:  # a trusted document was written by this process a moment ago, from a game's own values
+        found = formats.problems("position", doc, limit=5)
+        if found:
+            raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}")
     if check == ANALYSIS:
         _check_invariants(rules, doc)
     game = _resume(cls_for, rules, doc, check)
@@ -213,7 +217,7 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     history = doc["history"]
     try:
         checkpoints = [] if check == ANALYSIS else [Checkpoint.from_json(c) for c in doc["checkpoints"]]
-        state = GameState.from_json(snapshot.copy_data(doc["state"]))  # the game's own copy
+        state = snapshot.copy_json(doc["state"])  # the game's own copy (shares nothing with `doc`)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise _fail(f"a state of the position is not a game state: {e}", "was the file edited?") from None
     if state.setup != doc["setup"] or state.seed != doc["seed"]:

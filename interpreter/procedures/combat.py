@@ -6,13 +6,12 @@ window, in Iron Throne order (R20.2.6).
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from maester.dsl.registry import TRIGGERS, window_rule
 
-from ..core import cursor
+from ..core import cursor, snapshot
 from ..core.procedure_registry import procedure
 from ..effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
 
@@ -86,7 +85,7 @@ class Combat:
 
     @classmethod
     def from_json(cls, data: dict) -> Combat:
-        data = json.loads(json.dumps(data))
+        data = snapshot.copy_data(data)  # a restart's own copy of the cursor's combat (JSON data: marshal copies it)
         for name in _SET_FIELDS:
             data[name] = set(data[name])
         data["fired"] = {(card, i) for card, i in data["fired"]}

@@ -281,8 +281,10 @@ class Game(RulesHooks):
     def clone(self) -> Game:
         """An independent game at exactly this position (same decision, same future for the same answers): a
         restart from a copy of the state, with the history shared (checkpoints are immutable)."""
-        state = snapshot.copy(self.state)
-        g = type(self).restarted(self.rules, state, replace(self.options), self.run_counts(),
+        state = snapshot.copy(self.state)  # by the state's shape: every list and dict new, strings and numbers shared
+        options = object.__new__(type(self.options))  # `replace(self.options)` without its __init__: 6x cheaper
+        options.__dict__ = vars(self.options).copy()
+        g = type(self).restarted(self.rules, state, options, self.run_counts(),
                                  (self.answers, self.actions, self.checkpoints))
         g.events, g._event_base = list(self.events), self._event_base
         return g

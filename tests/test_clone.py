@@ -1,0 +1,208 @@
+"""A clone is an independent game at the same decision (issue 23): answered the same as its original it emits the same
+events and reaches the same states; answered otherwise, neither changes the other, down to the nested data (the
+combat in progress, the frames, the Mother of Dragons module's state). The same for a position resumed from a
+document (`check="trusted"`): it shares nothing with the document."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from maester.interpreter.core import snapshot
+from maester.interpreter.core.rules import Rules
+from maester.interpreter.core.state import GameState, HouseState
+from maester.interpreter.frontends.agents import RandomAgent
+from maester.interpreter.mod import new_game
+from maester.interpreter.procedures.game import Game
+
+STEPS = 6  # answers given to a clone and its original after the copy
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return Rules.default()
+
+
+def _containers(state: GameState) -> dict[int, object]:
+    """Every list, dict and record reachable from the state, by id (a clone must share none of them)."""
+    found: dict[int, object] = {}
+    stack: list[object] = [state]
+    while stack:
+        node = stack.pop()
+        if id(node) in found:
+            continue
+        if isinstance(node, GameState | HouseState):
+            found[id(node)] = node
+            stack.append(vars(node))
+        elif isinstance(node, dict):
+            found[id(node)] = node
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            found[id(node)] = node
+            stack.extend(node)
+    return found
+
+
+def _interesting(game: Game) -> bool:
+    """A position with nested data in play: a combat, frames three deep, or the module's bank and loans."""
+    st = game.state
+    return "combat" in st.step or len(st.frames) >= 3
+
+
+def _positions(rules, setup: str, seed: int, limit: int, every: int = 40):
+    """(game, agents) at sampled decisions of a random game: every `every` decisions and wherever nested data is in
+    play (each kind of frame stack once); the caller goes on playing the game it is given."""
+    game = new_game(rules, setup, seed=seed)
+    agents = {h: RandomAgent(seed + i) for i, h in enumerate(game.state.houses)}
+    seen: set[tuple] = set()
+    while game.decision is not None and game.decision_count < limit:
+        stack = (tuple(game.state.step), tuple(f["at"] for f in game.state.frames))
+        if game.decision_count % every == 0 or (_interesting(game) and stack not in seen):
+            seen.add(stack)
+            yield game, agents
+        if game.decision is not None:
+            game.answer(agents[game.decision.house].act(game, game.decision))
+
+
+@pytest.mark.parametrize("setup, seed, limit", [("mod-8p", 3, 420), ("base-6p", 2, 240)])
+def test_a_clone_and_its_original_go_on_alike_and_apart(rules, setup, seed, limit):
+    nested = 0
+    for game, agents in _positions(rules, setup, seed, limit):
+        nested += _interesting(game)
+        at = game.state.to_json()
+        asked = game.decision.to_json()
+        twin, other = game.clone(), game.clone()
+        assert twin.state.to_json() == at and twin.decision.to_json() == asked
+        assert twin.events == game.events and twin.answers == game.answers
+        shared = _containers(twin.state).keys() & _containers(game.state).keys()
+        assert not shared, f"a clone shares {len(shared)} lists or dicts with its original"
+        assert twin.events is not game.events and twin.answers is not game.answers
+        assert twin.checkpoints is not game.checkpoints and twin.state.frames is not game.state.frames
+
+        # answered otherwise, a clone changes nothing in its original (nor in another clone)
+        stranger = {h: RandomAgent(1000 + i) for i, h in enumerate(other.state.houses)}
+        for _ in range(STEPS):
+            if other.decision is None:
+                break
+            other.answer(stranger[other.decision.house].act(other, other.decision))
+        assert game.state.to_json() == at and game.decision.to_json() == asked
+        assert twin.state.to_json() == at
+        apart = other.state.to_json()
+
+        # answered the same, the clone and its original emit the same events and reach the same states
+        base = len(game.events)
+        for _ in range(STEPS):
+            if game.decision is None:
+                break
+            answer = agents[game.decision.house].act(game, game.decision)
+            game.answer(answer)
+            twin.answer(answer)
+            assert twin.state.hash() == game.state.hash()
+            assert (twin.decision and twin.decision.to_json()) == (game.decision and game.decision.to_json())
+        assert twin.events[base:] == game.events[base:] and twin.event_count == game.event_count
+        assert other.state.to_json() == apart  # and the original going on changed nothing in the other clone
+    assert nested >= 2, "the positions include no combat or deep frames: the test lost its point"
+
+
+def test_a_clone_undoes_and_saves_on_its_own(rules):
+    for game, _agents in _positions(rules, "mod-8p", 5, 200, every=60):
+        twin = game.clone()
+        before = game.state.to_json()
+        twin.answer(twin.decision.options[-1])
+        twin.undo()
+        assert twin.state.to_json() == before and game.state.to_json() == before
+        assert Game.from_state(rules, json.loads(json.dumps(twin.to_state()))).state.to_json() == before
+
+
+def test_a_trusted_resume_shares_nothing_with_its_document(rules):
+    for game, _agents in _positions(rules, "mod-8p", 3, 420, every=1000):
+        if not _interesting(game):
+            continue
+        doc = json.loads(json.dumps(game.to_state()))
+        kept = copy.deepcopy(doc)
+        resumed = Game.from_state(rules, doc, check="trusted")
+        shared = {id(c) for c in _containers(resumed.state).values()} & {id(c) for c in _all(doc)}
+        assert not shared, "a resumed game shares lists or dicts with the document it was read from"
+        state = resumed.state.to_json()
+        for part in (doc["state"], *(c["state"] for c in doc["checkpoints"])):  # the caller's document changes...
+            for army in part["units"].values():
+                army["units"].clear()
+            part["step"].clear()
+            part["frames"].clear()
+            part["modules"].clear()
+            for house in part["houses"].values():
+                house["hand"].clear()
+        assert resumed.state.to_json() == state  # ...the game does not
+        resumed.answer(resumed.decision.options[0])
+        resumed.undo()  # its checkpoints are its own too
+        assert resumed.state.to_json() == state == kept["state"]
+
+
+def _all(data) -> list:
+    found, stack = [], [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.append(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            found.append(node)
+            stack.extend(node)
+    return found
+
+
+def test_a_state_document_out_of_order_is_read_as_meant(rules):
+    game = new_game(rules, "base-6p", seed=1)
+    data = game.state.to_json()
+    shuffled = dict(reversed(list(data.items())))  # the same fields in another order: read by GameState.from_json
+    assert not snapshot.is_state_data(shuffled) and snapshot.is_state_data(data)
+    assert snapshot.copy_json(shuffled).to_json() == data == snapshot.copy_json(data).to_json()
+    partial = {k: v for k, v in data.items() if k != "winner"}  # a field left out takes its default
+    assert snapshot.copy_json(partial).winner is None
+    assert snapshot.loads(snapshot.dumps_json(shuffled)).to_json() == data
+
+
+@pytest.mark.slow
+def test_the_copy_is_exact_and_shares_nothing_at_every_decision_of_every_setup(rules):
+    """The shaped copy (snapshot.copy) against the state itself, at every decision of a game of each setup (Tides of
+    Battle on in every other one): equal, and no list or dict in common."""
+    from maester.interpreter.mod import ModOptions
+
+    for i, setup in enumerate(sorted(rules.bundle["setups"])):
+        game = new_game(rules, setup, seed=40 + i, options=ModOptions(tides_of_battle=i % 2 == 1))
+        agents = {h: RandomAgent(i + k) for k, h in enumerate(game.state.houses)}
+        while game.decision is not None:
+            twin = snapshot.copy(game.state)
+            assert twin.to_json() == game.state.to_json(), f"{setup}: the copy differs at {game.decision_count}"
+            assert not _containers(twin).keys() & _containers(game.state).keys(), f"{setup}: shared at " \
+                f"{game.decision_count}"
+            game.answer(agents[game.decision.house].act(game, game.decision))
+
+
+def test_a_trusted_resume_checks_the_envelope_and_the_restart_not_the_schema(rules):
+    """`check="trusted"` (a document this process made) skips the replay and the schema walk, not the envelope nor
+    the restart check; a file from outside (`check="replay"`, the default) still gets every check (issue 20)."""
+    from maester.interpreter.core.position import PositionError
+
+    game = new_game(rules, "base-6p", seed=4)
+    agents = {h: RandomAgent(4 + i) for i, h in enumerate(game.state.houses)}
+    for _ in range(30):
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    doc = json.loads(json.dumps(game.to_state()))
+    assert Game.from_state(rules, doc, check="trusted").state.hash() == game.state.hash()
+    for edit, message in [
+        (lambda d: d.pop("history"), "has no 'history'"),  # the envelope
+        (lambda d: d.update(version=99), "position version 99"),
+        (lambda d: d["decision"].update(house="nobody"), "pending decision differs"),  # the restart check
+        (lambda d: d["state"].update(setup="base-4p"), "another setup or seed"),
+    ]:
+        bad = copy.deepcopy(doc)
+        edit(bad)
+        with pytest.raises(PositionError, match=message):
+            Game.from_state(rules, bad, check="trusted")
+    floated = copy.deepcopy(doc)
+    floated["state"]["houses"]["stark"]["power"] = float(doc["state"]["houses"]["stark"]["power"])
+    with pytest.raises(PositionError, match="is not of type 'integer'"):
+        Game.from_state(rules, floated)  # the default: the schema, integers strict
