@@ -19,17 +19,20 @@ import asyncio
 import logging
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, compile_sources, default_content_dir, find_sources
-from maester.dsl.diagnostics import CompileError, Diagnostic, Diagnostics, Span
+from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, default_content_dir, find_sources
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
 from maester.dsl.fmt import FormatError, format_text
+from maester.dsl.incremental import Incremental
 from maester.dsl.kinds import KINDS
 from maester.dsl.registry import CONTEXTS, ENUM_VALUES, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 from maester.dsl.version import __version__
@@ -157,6 +160,29 @@ class Analysis:
         return [to_lsp(d, text) for d in self.items if d.span is not None and d.span.file == label]
 
 
+@lru_cache(maxsize=4096)
+def _placed(f: Path, roots: tuple[Path, ...]) -> tuple[Path, str]:
+    """A content file's resolved path and its label (remembered: resolving walks every folder of the path, and
+    a compile after each edit would resolve every file of the content again)."""
+    return f.resolve(), _label(f, list(roots))
+
+
+def _files(roots: tuple[Path, ...]) -> list[tuple[Path, Path, str]]:
+    """`find_sources(roots)` (listed again at each compile: a file may have been added), each file with its
+    resolved path and label."""
+    found: list[Path] = []
+    for root in roots:
+        found.extend(sorted(root.rglob(f"*{CONTENT_SUFFIX}")) if root.is_dir() else [root])
+    seen: set[Path] = set()
+    out = []
+    for f in found:
+        key, label = _placed(f, roots)
+        if key not in seen:
+            seen.add(key)
+            out.append((f, key, label))
+    return out
+
+
 def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, list[Source]]:
     """The files compiled with `path` (its current `text`; unsaved `buffers` win over disk), not compiled yet."""
     path = path.resolve()
@@ -165,9 +191,7 @@ def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> 
     roots = content_roots(path)
     result = Analysis()
     sources: list[Source] = []
-    for f in find_sources(roots):
-        key = f.resolve()
-        label = _label(f, roots)
+    for f, key, label in _files(tuple(roots)):
         if key in overrides:
             body = overrides[key]
         else:
@@ -185,24 +209,36 @@ def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> 
     return result, sources
 
 
+# One incremental compiler per content (the bundled content, each pack): an edit that changes no declaration
+# reuses the checks of the last compile of that content (dsl/incremental.py).
+_COMPILERS: OrderedDict[tuple[str, ...], Incremental] = OrderedDict()
+_KEEP_COMPILERS = 4
+_COMPILERS_LOCK = threading.Lock()
+
+
+def _compiler_for(sources: list[Source]) -> Incremental:
+    key = tuple(s.label for s in sources)
+    with _COMPILERS_LOCK:
+        found = _COMPILERS.get(key)
+        if found is None:
+            found = _COMPILERS[key] = Incremental()
+            while len(_COMPILERS) > _KEEP_COMPILERS:
+                _COMPILERS.popitem(last=False)
+        _COMPILERS.move_to_end(key)
+        return found
+
+
 def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Analysis:
     """Compile `text` as the file `path`, with the rest of its content (unsaved `buffers` win over disk).
 
-    Incremental by construction: every file whose text was parsed before comes from the parse cache, so
-    an edit costs one file's parse plus the check of the whole content against the cached trees.
+    Incremental: every file whose text was parsed before comes from the parse cache (a large file's unchanged
+    declarations too), and an edit that changes no declaration reuses the last compile's checks of the content
+    (dsl/incremental.py); the diagnostics are always those of a compile from scratch.
     """
     result, sources = gather(path, text, buffers)
-    diags = Diagnostics()
-    try:
-        bundle = compile_sources(sources, diags)
-    except CompileError:
-        pass
-    else:
-        from maester.dsl.lint import lint
-
-        lint(bundle, diags)
-        result.bundle = bundle
-    result.items = list(diags)
+    found = _compiler_for(sources).compile(sources)
+    result.bundle = found.bundle
+    result.items = list(found.diags)
     return result
 
 

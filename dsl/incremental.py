@@ -1,0 +1,214 @@
+"""Compiling the same content again and again (the language server while a file is edited), reusing what an edit
+cannot change.
+
+A compile has three phases: each file is parsed and its top-level items are declared (one item at a time); then
+the declarations are checked and lowered into the bundle (the whole content at once: the slow part); then, when
+there is no error, the bundle is checked for playability, validated and linted. Only the items that *declare*
+something (a declaration, its id in the symbol table) reach the second and third phases; a top-level item that
+declares nothing — a comment is not even an item; an unknown word, a declaration without an id, a stray statement —
+only adds its own diagnostics, whatever the rest of the content says.
+
+So when the declaring items of every file are the very ones of the last compile (the same syntax trees, spans
+included), the second phase's diagnostics, and the third's when it ran, are those of the last compile, and only the
+first phase is redone: the parse (itself incremental: dsl/parse_cache.py, dsl/parse_chunks.py) and the declaration
+of the items that are new, which declare nothing. Typing a comment, a half-written line that is not a declaration
+yet, or deleting such a line, costs a parse of the edited declaration and no check of the content. Any other edit
+compiles the whole content, and that compile becomes the one the next edits are compared with.
+
+The diagnostics are those of a from-scratch compile (`compile_sources` and `lint`), in the same order; tested
+with random edits of real content files (tests/test_lsp_incremental.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from . import ast
+from .compile import Compiler, Source, source_list
+from .diagnostics import Diagnostic, Diagnostics
+from .parse_cache import ParseFn, parse_cached
+
+
+@dataclass
+class Result:
+    """One compile: its diagnostics in order (as `Diagnostics`), and the bundle when there is no error."""
+
+    diags: Diagnostics
+    bundle: dict | None
+    reused: bool = False  # the declarations were those of the last compile: their checks were not run again
+
+
+@dataclass
+class _Memo:
+    """What the last full compile found, by phase."""
+
+    declaring: list[ast.Item]  # the items that declared something, in order
+    declared: list[list[Diagnostic]]  # each one's diagnostics as it was declared (duplicate ids included)
+    checked: list[Diagnostic]  # the declarations' checks (phase two)
+    finished: list[Diagnostic] | None  # playability, schema and lint (phase three); None: it did not run
+    bundle: dict | None  # the bundle of a compile without errors
+
+
+@dataclass
+class _Undeclared:
+    item: ast.Item  # kept, so that its id() is not reused while it is remembered
+    diags: list[Diagnostic] = field(default_factory=list)
+
+
+class _Changed(Exception):
+    """The declarations are not those of the last compile: compile everything."""
+
+
+def _replay(diags: Diagnostics, found: list[Diagnostic]) -> None:
+    """Report `found` again, as if found now: its quoted lines are read from the current sources."""
+    for d in found:
+        {"error": diags.error, "warning": diags.warning, "note": diags.note}[d.severity](
+            d.code, d.message, d.span, d.hint)
+
+
+class _Recording(Compiler):
+    """A full compile that notes what each top-level item adds."""
+
+    def __init__(self, diags: Diagnostics, parse: ParseFn):
+        super().__init__(diags, parse)
+        self.items: list[tuple[ast.Item, bool, list[Diagnostic]]] = []  # item, declares, its diagnostics
+
+    def declare_item(self, item, decls) -> None:
+        before, count = len(self.diags), len(decls)
+        super().declare_item(item, decls)
+        self.items.append((item, len(decls) > count, self.diags.items[before:]))
+
+
+class _Replaying(Compiler):
+    """The first phase only, the declaring items' diagnostics taken from the last compile."""
+
+    def __init__(self, diags: Diagnostics, parse: ParseFn, memo: _Memo, undeclared: dict[int, _Undeclared]):
+        super().__init__(diags, parse)
+        self.memo = memo
+        self.undeclared = undeclared
+        self.seen = 0  # declaring items matched so far
+
+    def declare_item(self, item, decls) -> None:
+        known = self.undeclared.get(id(item))
+        if known is not None and known.item is item:
+            _replay(self.diags, known.diags)
+            return
+        memo = self.memo
+        if self.seen < len(memo.declaring):
+            before = memo.declaring[self.seen]
+            if item is before or item == before:
+                memo.declaring[self.seen] = item  # the same tree: the next edit finds it by identity
+                _replay(self.diags, memo.declared[self.seen])
+                self.seen += 1
+                return
+        alone = Diagnostics()  # an item that declares nothing says the same wherever it stands
+        found: list = []
+        Compiler(alone, self.parse).declare_item(item, found)
+        if found:
+            raise _Changed
+        self.undeclared[id(item)] = _Undeclared(item, list(alone))
+        _replay(self.diags, alone.items)
+
+
+class Incremental:
+    """A compiler that remembers its last compile (one per content the language server compiles)."""
+
+    _KEEP_UNDECLARED = 4096
+
+    def __init__(self, parse: ParseFn | None = None):
+        self.parse = parse or parse_cached
+        self.memo: _Memo | None = None
+        self.undeclared: dict[int, _Undeclared] = {}
+        self.lock = threading.Lock()
+        self.full = self.reused = 0  # compiles of each kind (for tests and benchmarks)
+
+    def compile(self, sources: list[Source]) -> Result:
+        parsed: dict[str, tuple] = {}
+
+        def parse_once(text: str, label: str, diags: Diagnostics):
+            """Each file is parsed once per compile, though a compile that cannot reuse starts again."""
+            if label not in parsed:
+                alone = Diagnostics()
+                parsed[label] = (self.parse(text, label, alone), alone.items, alone.dropped)
+            items, found, dropped = parsed[label]
+            _replay(diags, found)
+            for severity, n in dropped.items():
+                diags.dropped[severity] = diags.dropped.get(severity, 0) + n
+            return items
+
+        with self.lock:
+            if self.memo is not None:
+                found = self._reuse(sources, self.memo, parse_once)
+                if found is not None:
+                    self.reused += 1
+                    return found
+            self.full += 1
+            return self._full(sources, parse_once)
+
+    def _fresh(self, sources: list[Source]) -> Diagnostics:
+        diags = Diagnostics()
+        for s in sources:
+            diags.add_source(s.label, s.text)
+        return diags
+
+    def _reuse(self, sources: list[Source], memo: _Memo, parse: ParseFn) -> Result | None:
+        diags = self._fresh(sources)
+        replaying = _Replaying(diags, parse, memo, self.undeclared)
+        try:
+            for src in sources:
+                items = parse(src.text, src.label, diags)
+                if items is not None:
+                    replaying.declare_file(src.label, items, [])
+        except _Changed:
+            return None
+        if replaying.seen != len(memo.declaring):
+            return None  # a declaration is gone
+        _replay(diags, memo.checked)
+        if diags.error_count:
+            return Result(diags, None, reused=True)
+        if memo.finished is None:
+            return None  # the last compile had errors, now gone: the checks of a whole bundle are to be run
+        _replay(diags, memo.finished)
+        bundle = None
+        if memo.bundle is not None and not diags.error_count:
+            bundle = {**memo.bundle, "sources": source_list(sources)}
+        return Result(diags, bundle, reused=True)
+
+    def _full(self, sources: list[Source], parse: ParseFn) -> Result:
+        from .lint import lint
+        from .validate import validate_bundle
+
+        diags = self._fresh(sources)
+        compiler = _Recording(diags, parse)
+        bundle: dict | None = compiler.run(sources)
+        checked_at = compiler.checked_at
+        ran_finish = not diags.error_count  # `run` checks playability only then
+        if diags.errors:  # as `compile_sources`: no schema check of a bundle with errors, no lint
+            bundle = None
+        else:
+            validate_bundle(bundle, diags, compiled=True)
+            if diags.errors:
+                bundle = None
+            else:
+                lint(bundle, diags)
+        self._remember(compiler, diags, checked_at, ran_finish, bundle)
+        return Result(diags, bundle)
+
+    def _remember(self, compiler: _Recording, diags: Diagnostics, checked_at: int, ran_finish: bool,
+                  bundle: dict | None) -> None:
+        self.memo = None
+        if diags.dropped:  # a capped list cannot be replayed
+            return
+        if len(self.undeclared) > self._KEEP_UNDECLARED:
+            self.undeclared.clear()
+        declaring, declared = [], []
+        for item, declares, found in compiler.items:
+            if declares:
+                declaring.append(item)
+                declared.append(found)
+            else:
+                self.undeclared[id(item)] = _Undeclared(item, found)
+        self.memo = _Memo(declaring, declared, diags.items[compiler.declared_at:checked_at],
+                          diags.items[checked_at:] if ran_finish else None, bundle)
+
