@@ -76,6 +76,12 @@ class ParseCache:
         key = self.key(text, file)
         with self.lock:
             items = self.memory.get(key)
+        if items is None and len(text) >= MIN_CHARS and self.pieces.has(file):
+            # a large file being edited: from its pieces if each was parsed before (quicker than the disk, and the
+            # very trees of the last compile, which dsl/incremental.py then recognises by identity)
+            items = self.pieces.parse(text, file, known_only=True)
+            if items is not None:
+                self._remember(key, items, disk=False)
         if items is None and self.disk:
             items = self._load(key)
         if items is not None:
@@ -98,12 +104,12 @@ class ParseCache:
             self._remember(key, items)
         return items
 
-    def _remember(self, key: str, items: Items) -> None:
+    def _remember(self, key: str, items: Items, disk: bool = True) -> None:
         with self.lock:
             self.memory[key] = items
             while len(self.memory) > _KEEP_IN_MEMORY:
                 self.memory.popitem(last=False)
-        if self.disk and self.write_disk:
+        if disk and self.disk and self.write_disk:
             folder = cache_dir() / "parsed"
             write_atomically(folder / f"{key[:32]}.pickle", key.encode() + b"\n" + pickle.dumps(items, protocol=5))
             prune(folder, "*.pickle", _KEEP_ON_DISK)

@@ -97,6 +97,7 @@ class Pieces:
     def __init__(self) -> None:
         self.trees: OrderedDict[tuple, tuple] = OrderedDict()
         self.lock = threading.Lock()
+        self.files: set[str] = set()  # the files of the pieces
         self.checked: OrderedDict[str, None] = OrderedDict()  # pieces within the limits (dsl/limits.py)
         self.parsed = 0  # pieces actually parsed (for tests)
 
@@ -107,8 +108,13 @@ class Pieces:
                 self.trees.move_to_end(key)
             return found
 
+    def has(self, file: str) -> bool:
+        """Were pieces of this file parsed before (it is being edited)?"""
+        return file in self.files
+
     def _put(self, key: tuple, items: tuple) -> None:
         with self.lock:
+            self.files.add(key[0])
             self.trees[key] = items
             while len(self.trees) > _KEEP:
                 self.trees.popitem(last=False)
@@ -129,8 +135,9 @@ class Pieces:
                     self.checked.popitem(last=False)
         return ok
 
-    def parse(self, text: str, file: str) -> tuple | None:
-        """The file's syntax tree from its pieces, or None (the caller parses the whole file)."""
+    def parse(self, text: str, file: str, known_only: bool = False) -> tuple | None:
+        """The file's syntax tree from its pieces, or None (the caller parses the whole file). `known_only`: only
+        if every piece was parsed before (else None)."""
         from . import limits
         from .parse import parse_text
 
@@ -149,6 +156,8 @@ class Pieces:
             if placed is None:
                 alone = self._get((file, piece, 0))
                 if alone is None:
+                    if known_only:
+                        return None
                     diags = Diagnostics()
                     alone = parse_text(piece, file, diags)
                     self.parsed += 1

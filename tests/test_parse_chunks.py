@@ -39,3 +39,23 @@ def test_an_edit_reparses_only_the_declaration_it_touches():
 def test_a_syntax_error_is_left_to_the_whole_file_parse():
     text = (default_content_dir() / "setups" / "base.mst").read_text(encoding="utf-8")
     assert Pieces().parse(text.replace("players 3", "players [3", 1), "b.mst") is None
+
+
+def test_a_comment_typed_between_declarations_reparses_nothing():
+    text = (default_content_dir() / "setups" / "mother-of-dragons.mst").read_text(encoding="utf-8")
+    parsed = Pieces()
+    parsed.parse(text, "m.mst")
+    before = parsed.parsed
+    for typed in (text + "\n# a note\n", text + "\n\n   # indented\n\n", text.replace("\n}\n", "\n}\n# here\n", 1)):
+        edited = parsed.parse(typed, "m.mst")
+        assert edited == parse_text(typed, "m.mst", Diagnostics())
+    assert parsed.parsed == before  # the declarations below the comment in the middle only move down
+
+
+def test_known_only_gives_the_tree_only_when_every_piece_was_parsed_before():
+    text = (default_content_dir() / "setups" / "base.mst").read_text(encoding="utf-8")
+    parsed = Pieces()
+    assert parsed.parse(text, "b.mst", known_only=True) is None and parsed.parsed == 0
+    whole = parsed.parse(text, "b.mst")
+    assert parsed.parse(text + "# note\n", "b.mst", known_only=True) == whole
+    assert parsed.parse(text.replace("players 3", "players 4", 1), "b.mst", known_only=True) is None
