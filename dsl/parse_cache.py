@@ -64,6 +64,9 @@ class ParseCache:
         self.lock = threading.Lock()  # the language server parses from its compile thread and its request thread
         self.hits = self.misses = 0  # for tests and benchmarks
         self.pieces = Pieces()
+        # the language server: a large file read whole (from the disk, say) is also remembered piece by piece, for
+        # its first edit (dsl/parse_chunks.py)
+        self.keep_pieces = False
 
     def key(self, text: str, file: str) -> str:
         digest = hashlib.sha256(_fingerprint().encode())
@@ -84,6 +87,8 @@ class ParseCache:
                 self._remember(key, items, disk=False)
         if items is None and self.disk:
             items = self._load(key)
+            if items is not None and self.keep_pieces and len(text) >= MIN_CHARS:
+                self.pieces.seed(text, file, items)
         if items is not None:
             with self.lock:
                 self.hits += 1
@@ -100,6 +105,8 @@ class ParseCache:
                 diags.add_source(file, text)
         if items is None:
             items = parse_text(text, file, diags)
+            if items is not None and self.keep_pieces and len(text) >= MIN_CHARS and len(diags.errors) == errors_before:
+                self.pieces.seed(text, file, items)
         if items is not None and len(diags.errors) == errors_before:
             self._remember(key, items)
         return items

@@ -135,6 +135,28 @@ class Pieces:
                     self.checked.popitem(last=False)
         return ok
 
+    def seed(self, text: str, file: str, items: tuple) -> None:
+        """Remember the pieces of a file parsed whole (or read from the disk cache), so that its first edit parses
+        only the declaration it touches: each piece's tree is the item of the file's tree that starts on its lines,
+        the very tree `parse` would put together. Nothing is remembered unless each piece holds one item."""
+        cut = pieces(text)
+        if cut is None or len(cut) != len(items):
+            return
+        ends = [first for first, _ in cut[1:]] + [None]
+        for (first, _piece), end, item in zip(cut, ends, items, strict=True):
+            span = getattr(item, "span", None)
+            if span is None or not (first < span.line and (end is None or span.line <= end)):
+                return
+        whole_lines = all(p.endswith("\n") for _, p in cut[:-1])
+        for (first, piece), item in zip(cut, items, strict=True):
+            self._put((file, core(piece), first), (item,))
+            if whole_lines:
+                with self.lock:
+                    self.checked[piece] = None
+        with self.lock:
+            while len(self.checked) > _KEEP:
+                self.checked.popitem(last=False)
+
     def parse(self, text: str, file: str, known_only: bool = False) -> tuple | None:
         """The file's syntax tree from its pieces, or None (the caller parses the whole file). `known_only`: only
         if every piece was parsed before (else None)."""

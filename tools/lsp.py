@@ -243,28 +243,10 @@ def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) ->
     return result
 
 
-def warm(path: Path, text: str) -> None:
-    """Parse a large document declaration by declaration (dsl/parse_chunks.py) while the server is idle after
-    opening it: its first tree came from the parse cache whole, and the first edit would parse every declaration."""
-    from maester.dsl.parse_cache import SHARED
-    from maester.dsl.parse_chunks import MIN_CHARS
-
-    try:
-        result, _sources = gather(path, text)
-        label = result.labels.get(path.resolve())
-        if label is not None and len(text) >= MIN_CHARS:
-            SHARED.pieces.parse(clean_text(text), label)
-    except Exception:  # only a head start: the edit parses what it needs anyway
-        log.exception("maester could not prepare %s", path)
-
-
-def settle(opened: list[tuple[Path, str]]) -> None:
-    """After the first diagnostics of opened documents: warm their pieces, then set the content's syntax trees and
-    caches apart from the garbage collector (`gc.freeze`). They live as long as the server, and a full collection
-    walking them all took half a second in the middle of an edit."""
-    for path, text in opened:
-        warm(path, text)
-    gc.collect()
+def settle() -> None:
+    """After the first diagnostics of opened documents: set the content's syntax trees and caches, which live as long
+    as the server, apart from the garbage collector (`gc.freeze`): a full collection walking them all took half a
+    second in the middle of an edit."""
     gc.freeze()
 
 
@@ -637,9 +619,10 @@ def create_server():
     from maester.dsl.parse_cache import SHARED
 
     SHARED.write_disk = False  # unsaved versions of a file are kept in memory only, never in the user's cache
+    SHARED.keep_pieces = True  # a large file's first edit parses only the declaration it touches
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maester-compile")  # one compile at a time
     dirty: set[str] = set()  # documents whose diagnostics are out of date
-    unwarmed: set[str] = set()  # documents opened, whose pieces are to be parsed once their diagnostics are out
+    unsettled: set[str] = set()  # documents just opened: `settle` once their diagnostics are out
     nav = Navigator()
     state: dict = {"task": None, "compiling": False}
 
@@ -687,11 +670,9 @@ def create_server():
                     dirty.add(u)  # edited while compiling: compile again
             if dirty:
                 await asyncio.sleep(delay)
-        if unwarmed:  # idle now: prepare the first edit of the documents just opened
-            opened = [(_doc_path(d), d.source) for u in unwarmed
-                      if (d := server.workspace.text_documents.get(u)) is not None and _doc_path(d) is not None]
-            unwarmed.clear()
-            executor.submit(settle, opened)
+        if unsettled:  # idle now, after the first diagnostics of documents just opened
+            unsettled.clear()
+            executor.submit(settle)
 
     def schedule(uri: str, delay: float) -> None:
         dirty.add(uri)
@@ -704,7 +685,7 @@ def create_server():
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: lsp.DidOpenTextDocumentParams) -> None:
-        unwarmed.add(params.text_document.uri)
+        unsettled.add(params.text_document.uri)
         schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
