@@ -67,17 +67,91 @@ def _replay(diags: Diagnostics, found: list[Diagnostic]) -> None:
             d.code, d.message, d.span, d.hint)
 
 
-class _Recording(Compiler):
-    """A full compile that notes what each top-level item adds."""
+# The kinds whose lowering (`Compiler.lower`) reads nothing of the content but the declaration itself, the ids
+# declared (by kind: references, hints) and the tracks' declarations (dominance tokens): dsl/compile.py and
+# dsl/check.py were read for it. The other kinds read other declarations (a setup its houses' homes, a card set or
+# deck its members, a game its decks, a variant what it patches, a board its areas), as does any declaration with
+# `from PARENT`: they are lowered at each compile.
+_SELF_CONTAINED = frozenset({"unit-kind", "house", "track", "table", "order", "house-card", "vassal-card",
+                             "westeros-card", "wildling-card", "tides-card", "objective", "game-ability", "loan"})
 
-    def __init__(self, diags: Diagnostics, parse: ParseFn):
+
+@dataclass
+class _Lowered:
+    entry: ast.Entry  # kept, so that its id() is not reused while it is remembered
+    context: int  # the `_Lowerings.context` it was lowered in
+    record: dict | None  # never changed after lowering (only setups' records are: never remembered)
+    diags: list[Diagnostic]
+
+
+class _Lowerings:
+    """Declarations lowered by the last compiles, reused while what they read is the same."""
+
+    _KEEP = 8192
+
+    def __init__(self) -> None:
+        self.by_entry: dict[int, _Lowered] = {}
+        self.signature: tuple | None = None
+        self.context = 0  # changes whenever the ids declared or the tracks' declarations change
+
+    def enter(self, symbols) -> None:
+        """A compile's declarations are known: which context are they?"""
+        ids = tuple((space, tuple(found)) for space, found in symbols.by_kind.items())
+        tracks = tuple((id(d.entry), d.derives) for d in symbols.ids("track").values())
+        signature = (ids, tracks)
+        if signature != self.signature:
+            self.signature = signature
+            self.context += 1
+            self.by_entry.clear()
+
+    def get(self, decl) -> _Lowered | None:
+        if decl.kind not in _SELF_CONTAINED or decl.derives is not None or decl.patched:
+            return None
+        found = self.by_entry.get(id(decl.entry))
+        return found if found is not None and found.entry is decl.entry and found.context == self.context else None
+
+    def put(self, decl, record: dict | None, diags: list[Diagnostic]) -> None:
+        if decl.kind in _SELF_CONTAINED and decl.derives is None and not decl.patched:
+            if len(self.by_entry) >= self._KEEP:
+                self.by_entry.clear()
+            self.by_entry[id(decl.entry)] = _Lowered(decl.entry, self.context, record, diags)
+
+
+class _Recording(Compiler):
+    """A full compile that notes what each top-level item adds, and lowers again only the declarations whose
+    lowering may differ from the last compile's."""
+
+    def __init__(self, diags: Diagnostics, parse: ParseFn, lowerings: _Lowerings):
         super().__init__(diags, parse)
         self.items: list[tuple[ast.Item, bool, list[Diagnostic]]] = []  # item, declares, its diagnostics
+        self.lowerings = lowerings
+        self.entered = False
+        self.depth = 0  # lower() within lower() (a variant's patches): never reused
 
     def declare_item(self, item, decls) -> None:
         before, count = len(self.diags), len(decls)
         super().declare_item(item, decls)
         self.items.append((item, len(decls) > count, self.diags.items[before:]))
+
+    def lower(self, decl, kind):
+        if self.depth:
+            return super().lower(decl, kind)
+        if not self.entered:  # every declaration is declared and resolved by now
+            self.entered = True
+            self.lowerings.enter(self.symbols)
+        found = self.lowerings.get(decl)
+        if found is not None:
+            _replay(self.diags, found.diags)
+            return found.record
+        before, dropped = len(self.diags), dict(self.diags.dropped)
+        self.depth += 1
+        try:
+            record = super().lower(decl, kind)
+        finally:
+            self.depth -= 1
+        if self.diags.dropped == dropped:  # a capped list cannot be replayed
+            self.lowerings.put(decl, record, self.diags.items[before:])
+        return record
 
 
 class _Replaying(Compiler):
@@ -120,6 +194,7 @@ class Incremental:
         self.parse = parse or parse_cached
         self.memo: _Memo | None = None
         self.undeclared: dict[int, _Undeclared] = {}
+        self.lowerings = _Lowerings()
         self.lock = threading.Lock()
         self.full = self.reused = 0  # compiles of each kind (for tests and benchmarks)
 
@@ -180,7 +255,7 @@ class Incremental:
         from .validate import validate_bundle
 
         diags = self._fresh(sources)
-        compiler = _Recording(diags, parse)
+        compiler = _Recording(diags, parse, self.lowerings)
         bundle: dict | None = compiler.run(sources)
         checked_at = compiler.checked_at
         ran_finish = not diags.error_count  # `run` checks playability only then

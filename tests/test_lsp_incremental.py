@@ -128,3 +128,20 @@ def test_typing_a_comment_or_a_stray_word_reuses_the_checks_of_the_content():
     broken = good.replace("power-tokens 7", "power-tokens 6", 1)  # a declaration changes: all is checked again
     check_same(path, broken)
     assert engine.full == full + 1
+
+
+@pytest.mark.parametrize(("file", "old", "new"), [
+    ("core/houses.mst", 'house stark "Stark"', 'house starq "Stark"'),  # every Stark card now names an unknown house
+    ("core/tracks.mst", "dominance-token valyrian-steel-blade", "dominance-token valyrian-steel-sword"),
+])
+def test_an_edit_that_changes_what_other_declarations_read_checks_them_again(file, old, new):
+    """Declarations of other files lowered by the last compile are reused only while the ids declared and the
+    tracks are the same: renaming a house or a dominance token reports every use of the old name."""
+    path = CONTENT / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    check_same(path, text)
+    renamed = check_same(path, text.replace(old, new, 1))
+    assert renamed.items and renamed.bundle is None  # errors in other files (the uses of the old name)
+    assert any(d.span is not None and d.span.file != renamed.labels[path.resolve()] for d in renamed.items)
+    check_same(path, text)
