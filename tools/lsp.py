@@ -4,8 +4,10 @@
 document's *current text* together with the rest of its content — the bundled content, plus the
 document's own pack (its folder tree) when it lies outside the bundled content — and publishes every
 error, and every lint warning of a clean compile, located in that document. Other open documents'
-unsaved texts are used too, and their diagnostics are refreshed by the same compile. Only changed files
-are parsed again: the others' syntax trees come from the parse cache (dsl/parse_cache.py).
+unsaved texts are used too, and their diagnostics are refreshed by the same compile. The compile is
+incremental: only changed declarations are parsed again (dsl/parse_cache.py, dsl/parse_chunks.py), and an edit
+that changes no declaration reuses the last compile's checks (dsl/incremental.py); the diagnostics are always
+those of a compile from scratch.
 
 Go-to-definition, references, hover on ids and document symbols read an index of the ids
 (tools/lsp_index.py); completion and symbols are in tools/lsp_features.py; formatting is `maester fmt`'s.
