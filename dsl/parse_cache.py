@@ -79,13 +79,14 @@ class ParseCache:
         key = self.key(text, file)
         with self.lock:
             items = self.memory.get(key)
-        if items is None and len(text) >= MIN_CHARS and self.pieces.has(file):
-            # a large file being edited: from its pieces if each was parsed before (quicker than the disk, and the
-            # very trees of the last compile, which dsl/incremental.py then recognises by identity)
+        editing = items is None and len(text) >= MIN_CHARS and self.pieces.has(file)
+        if editing:
+            # a large file being edited: from its pieces (quicker than the disk, and the very trees of the last
+            # compile, which dsl/incremental.py then recognises by identity); a new piece is parsed below
             items = self.pieces.parse(text, file, known_only=True)
             if items is not None:
                 self._remember(key, items, disk=False)
-        if items is None and self.disk:
+        if items is None and self.disk and not editing:
             items = self._load(key)
             if items is not None and self.keep_pieces and len(text) >= MIN_CHARS:
                 self.pieces.seed(text, file, items)
