@@ -24,9 +24,10 @@ with random edits of real content files (tests/test_lsp_incremental.py).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import ast
+from .check import Declaration
 from .compile import Compiler, Source, source_list
 from .diagnostics import Diagnostic, Diagnostics
 from .parse_cache import ParseFn, parse_cached
@@ -86,12 +87,29 @@ class _Lowered:
     diags: list[Diagnostic]
 
 
+@dataclass
+class _Declaring:
+    """What declaring a top-level item does, whatever the rest of the content: its own diagnostics (lists) and the
+    declarations it adds to the symbol table, in order. `_declare` reads nothing but the item."""
+
+    item: ast.Item  # kept, so that its id() is not reused while it is remembered
+    steps: list
+    declares: bool  # the first declaration added is the item's own (it is lowered)
+
+
+def _pristine(decl: Declaration) -> Declaration:
+    """A copy of a declaration as `_declare` made it (resolving a `from` changes its body later)."""
+    return replace(decl, body=list(decl.body),
+                   entry_body=None if decl.entry_body is None else list(decl.entry_body))
+
+
 class _Lowerings:
-    """Declarations lowered by the last compiles, reused while what they read is the same."""
+    """Declarations declared and lowered by the last compiles, reused while what they read is the same."""
 
     _KEEP = 8192
 
     def __init__(self) -> None:
+        self.declarings: dict[int, _Declaring] = {}
         self.by_entry: dict[int, _Lowered] = {}
         self.signature: tuple | None = None
         self.context = 0  # changes whenever the ids declared or the tracks' declarations change
@@ -105,6 +123,11 @@ class _Lowerings:
             self.signature = signature
             self.context += 1
             self.by_entry.clear()
+
+    def remember_declaring(self, declaring: _Declaring) -> None:
+        if len(self.declarings) >= self._KEEP:
+            self.declarings.clear()
+        self.declarings[id(declaring.item)] = declaring
 
     def get(self, decl) -> _Lowered | None:
         if decl.kind not in _SELF_CONTAINED or decl.derives is not None or decl.patched:
@@ -132,8 +155,50 @@ class _Recording(Compiler):
 
     def declare_item(self, item, decls) -> None:
         before, count = len(self.diags), len(decls)
-        super().declare_item(item, decls)
+        known = self.lowerings.declarings.get(id(item))
+        if known is not None and known.item is item:
+            self._redeclare(known, decls)
+        else:
+            self._declare_noting(item, decls)
         self.items.append((item, len(decls) > count, self.diags.items[before:]))
+
+    def _declare_noting(self, item, decls) -> None:
+        """Declare `item`, noting its steps: the diagnostics of the item itself, and each declaration it adds to
+        the symbol table (whose `duplicate-id` depends on the others: left to the table at each compile)."""
+        steps: list = []
+        mark = [len(self.diags)]
+        table, diags = self.symbols, self.diags
+        dropped = dict(diags.dropped)
+
+        class Noting:
+            def add(self, decl, into) -> None:
+                steps.append(diags.items[mark[0]:])
+                steps.append(_pristine(decl))
+                table.add(decl, into)
+                mark[0] = len(diags)
+
+        count = len(decls)
+        self.symbols = Noting()  # type: ignore[assignment]  # _declare only adds
+        try:
+            super().declare_item(item, decls)
+        finally:
+            self.symbols = table
+        steps.append(diags.items[mark[0]:])
+        if diags.dropped == dropped:  # a capped list cannot be replayed
+            self.lowerings.remember_declaring(_Declaring(item, steps, len(decls) > count))
+
+    def _redeclare(self, known: _Declaring, decls) -> None:
+        first = None
+        for step in known.steps:
+            if isinstance(step, list):
+                _replay(self.diags, step)
+            else:
+                decl = _pristine(step)
+                if first is None:
+                    first = decl
+                self.symbols.add(decl, self.diags)
+        if known.declares:
+            decls.append(first)
 
     def lower(self, decl, kind):
         if self.depth:

@@ -23,6 +23,13 @@ from maester.tools import lsp
 CONTENT = default_content_dir()
 
 
+@pytest.fixture(autouse=True)
+def as_the_server_parses(monkeypatch):
+    """The parse cache as the language server sets it: unsaved texts in memory only, a large file's pieces kept."""
+    monkeypatch.setattr(SHARED, "write_disk", False)
+    monkeypatch.setattr(SHARED, "keep_pieces", True)
+
+
 def fresh(path, text):
     """A from-scratch check of the content with `text` as `path`: every diagnostic, and the bundle."""
     result, sources = lsp.gather(path, text)
@@ -145,3 +152,20 @@ def test_an_edit_that_changes_what_other_declarations_read_checks_them_again(fil
     assert renamed.items and renamed.bundle is None  # errors in other files (the uses of the old name)
     assert any(d.span is not None and d.span.file != renamed.labels[path.resolve()] for d in renamed.items)
     check_same(path, text)
+
+
+def test_declarations_typed_in_next_to_a_stray_line_keep_its_diagnostics():
+    """A full compile declares again only the items it has not seen (a large file's unchanged declarations keep
+    their trees): the others' diagnostics (here an unknown declaration, and a setup with an extra word after its
+    name, declared all the same) are replayed, edit after edit."""
+    path = CONTENT / "setups" / "mother-of-dragons.mst"
+    good = path.read_text(encoding="utf-8")
+    header = good.index('"Mother of Dragons, 3 players"') + len('"Mother of Dragons, 3 players"')
+    texts = [good + "\nbogus-word\n"]
+    texts.append(texts[0][:header] + " extra" + texts[0][header:])
+    last = texts[1].rindex("power-tokens ")
+    for n in (1, 2, 3):  # then a declaration changes at each edit: every compile is a full one
+        texts.append(texts[1][:last] + f"power-tokens {n}" + texts[1][last + len("power-tokens 7"):])
+    for text in texts:
+        codes = [d.code for d in check_same(path, text).for_file(path)]
+        assert "unknown-kind" in codes and ("extra-value" in codes) == (text is not texts[0])
