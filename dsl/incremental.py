@@ -13,9 +13,11 @@ included), the second phase's diagnostics, and the third's when it ran, are thos
 first phase is redone: the parse (itself incremental: dsl/parse_cache.py, dsl/parse_chunks.py) and the declaration
 of the items that are new, which declare nothing. Typing a comment, a half-written line that is not a declaration
 yet, or deleting such a line, costs a parse of the edited declaration and no check of the content. Any other edit
-compiles the whole content, and that compile becomes the one the next edits are compared with; in it, a declaration
-whose lowering reads only itself, the ids declared and the tracks (a card, a house, a table: `_SELF_CONTAINED`) is
-not lowered again while those are what they were (its record and diagnostics are reused).
+compiles the whole content, and that compile becomes the one the next edits are compared with. In it, an item seen
+before is not declared again (its own diagnostics and the declarations it adds are replayed; duplicate ids are the
+symbol table's), and a declaration whose lowering reads only itself, the ids declared and the tracks (a card, a
+house, a table: `_SELF_CONTAINED`) is not lowered again while those are what they were (its record and diagnostics
+are reused).
 
 The diagnostics are those of a from-scratch compile (`compile_sources` and `lint`), in the same order; tested
 with random edits of real content files (tests/test_lsp_incremental.py).
