@@ -246,9 +246,13 @@ def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) ->
 
 
 def settle() -> None:
-    """After the first diagnostics of opened documents: set the content's syntax trees and caches, which live as long
-    as the server, apart from the garbage collector (`gc.freeze`): a full collection walking them all took half a
-    second in the middle of an edit."""
+    """After the first diagnostics of opened documents, while idle: load the parser (a first compile whose files all
+    came from the parse cache never loaded Lark, and the first edit would), then set the content's syntax trees and
+    caches, which live as long as the server, apart from the garbage collector (`gc.freeze`): a full collection
+    walking them all took half a second in the middle of an edit."""
+    from maester.dsl.parse import parser
+
+    parser()
     gc.freeze()
 
 
