@@ -60,6 +60,11 @@ class Source:
     text: str
 
 
+def source_list(sources: list[Source]) -> list[dict]:
+    """A bundle's `sources`: each file's label and the hash of its text."""
+    return [{"file": s.label, "sha256": hashlib.sha256(s.text.encode()).hexdigest()} for s in sources]
+
+
 def _label(path: Path, roots: list[Path]) -> str:
     resolved = path.resolve()
     for root in roots:
@@ -213,17 +218,10 @@ class Compiler:
             items = self.parse(src.text, src.label, self.diags)
             if items is None:
                 continue
-            if not items:
-                self.diags.warning("empty-file", f"{src.label} declares nothing", Span(src.label, 0, 0),
-                                   "an empty content file is allowed, but is it the file you meant?")
-            for item in items:
-                if isinstance(item, ast.Entry):
-                    decl = _declare(item, self.diags, self.symbols)
-                    if decl:
-                        decls.append(decl)
-                else:
-                    self.diags.error("misplaced-statement", "effect statements belong inside a card",
-                                     item.span, 'start with a declaration, e.g. house-card ID "Name" { ... }')
+            self.declare_file(src.label, items, decls)
+        # Where the diagnostics of each phase start (dsl/incremental.py reuses the later phases' diagnostics when
+        # the declarations are the same): checking the declarations, then the whole bundle.
+        self.declared_at = len(self.diags)
         self.resolver = Resolver(self.symbols, self.diags)
         for decl in decls:
             self._resolve(decl)
@@ -232,8 +230,7 @@ class Compiler:
             "format_version": BUNDLE_FORMAT_VERSION,
             "dsl_version": DSL_VERSION,
             "generator": f"maester {__version__}",
-            "sources": [{"file": s.label, "sha256": hashlib.sha256(s.text.encode()).hexdigest()}
-                        for s in sources],
+            "sources": source_list(sources),
         }
         for kind in KINDS.values():
             if kind.top_level and kind.collection:
@@ -258,6 +255,7 @@ class Compiler:
                 bundle[kind.collection][decl.id] = record
         self.compose_boards(boards, overlays, bundle)
         finish_variants(bundle, self.symbols, self.diags)
+        self.checked_at = len(self.diags)
         if not self.diags.errors:  # a half-built bundle would only add noise to the errors already found
             check_playable(bundle, self.diags)
         strip_spans(bundle)
@@ -265,6 +263,24 @@ class Compiler:
             if isinstance(value, dict) and section not in ("format",):
                 bundle[section] = dict(sorted(value.items()))
         return bundle
+
+    def declare_file(self, label: str, items: tuple[ast.Item, ...], decls: list[Declaration]) -> None:
+        """Declare a parsed file's top-level items (appended to `decls`)."""
+        if not items:
+            self.diags.warning("empty-file", f"{label} declares nothing", Span(label, 0, 0),
+                               "an empty content file is allowed, but is it the file you meant?")
+        for item in items:
+            self.declare_item(item, decls)
+
+    def declare_item(self, item: ast.Item, decls: list[Declaration]) -> None:
+        """One top-level item: a declaration (appended to `decls`), or only its diagnostics."""
+        if isinstance(item, ast.Entry):
+            decl = _declare(item, self.diags, self.symbols)
+            if decl:
+                decls.append(decl)
+        else:
+            self.diags.error("misplaced-statement", "effect statements belong inside a card",
+                             item.span, 'start with a declaration, e.g. house-card ID "Name" { ... }')
 
     def _resolve(self, decl: Declaration) -> None:
         if decl.derives is not None and decl.kind in ("board", "overlay"):

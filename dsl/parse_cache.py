@@ -64,6 +64,9 @@ class ParseCache:
         self.lock = threading.Lock()  # the language server parses from its compile thread and its request thread
         self.hits = self.misses = 0  # for tests and benchmarks
         self.pieces = Pieces()
+        # the language server: a large file read whole (from the disk, say) is also remembered piece by piece, for
+        # its first edit (dsl/parse_chunks.py)
+        self.keep_pieces = False
 
     def key(self, text: str, file: str) -> str:
         digest = hashlib.sha256(_fingerprint().encode())
@@ -76,8 +79,17 @@ class ParseCache:
         key = self.key(text, file)
         with self.lock:
             items = self.memory.get(key)
-        if items is None and self.disk:
+        editing = items is None and len(text) >= MIN_CHARS and self.pieces.has(file)
+        if editing:
+            # a large file being edited: from its pieces (quicker than the disk, and the very trees of the last
+            # compile, which dsl/incremental.py then recognises by identity); a new piece is parsed below
+            items = self.pieces.parse(text, file, known_only=True)
+            if items is not None:
+                self._remember(key, items, disk=False)
+        if items is None and self.disk and not editing:
             items = self._load(key)
+            if items is not None and self.keep_pieces and len(text) >= MIN_CHARS:
+                self.pieces.seed(text, file, items)
         if items is not None:
             with self.lock:
                 self.hits += 1
@@ -94,16 +106,18 @@ class ParseCache:
                 diags.add_source(file, text)
         if items is None:
             items = parse_text(text, file, diags)
+            if items is not None and self.keep_pieces and len(text) >= MIN_CHARS and len(diags.errors) == errors_before:
+                self.pieces.seed(text, file, items)
         if items is not None and len(diags.errors) == errors_before:
             self._remember(key, items)
         return items
 
-    def _remember(self, key: str, items: Items) -> None:
+    def _remember(self, key: str, items: Items, disk: bool = True) -> None:
         with self.lock:
             self.memory[key] = items
             while len(self.memory) > _KEEP_IN_MEMORY:
                 self.memory.popitem(last=False)
-        if self.disk and self.write_disk:
+        if disk and self.disk and self.write_disk:
             folder = cache_dir() / "parsed"
             write_atomically(folder / f"{key[:32]}.pickle", key.encode() + b"\n" + pickle.dumps(items, protocol=5))
             prune(folder, "*.pickle", _KEEP_ON_DISK)

@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -183,6 +186,39 @@ def test_docs_cli_page_lists_every_command():
     assert "cli.md" in (REPO / "mkdocs.yml").read_text()
 
 
-@pytest.mark.parametrize("name", [n for n in COMMANDS if n != "lsp"])
+@pytest.mark.parametrize("name", COMMANDS)
 def test_every_command_takes_json(name):
     assert "--json" in runner.invoke(app, [name, "--help"]).output
+
+
+def test_lsp_json_reports_what_goes_wrong_before_the_protocol_as_json(monkeypatch):
+    doc = run_json("lsp", "--stdio-please", code=2)  # a command line that cannot be parsed
+    assert doc["diagnostics"][0]["code"] == "usage" and "--stdio-please" in doc["diagnostics"][0]["message"]
+    monkeypatch.delitem(sys.modules, "maester.tools.lsp", raising=False)  # a broken install: lsprotocol is gone
+    monkeypatch.setitem(sys.modules, "lsprotocol", None)
+    doc = run_json("lsp", code=1)
+    assert [(d["code"], d["severity"]) for d in doc["diagnostics"]] == [("missing-dependency", "error")]
+    assert "'lsprotocol'" in doc["diagnostics"][0]["message"] and doc["result"] is None
+
+
+def test_lsp_json_speaks_only_the_protocol_once_it_runs(tmp_path):
+    """With --json the server runs as without it: stdout is JSON-RPC frames and nothing else, exit 0."""
+    script = Path(sys.executable).with_name("maester")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "maester.tools.cli"]
+    frames = b""
+    for ident, method in ((1, "initialize"), (2, "shutdown"), (None, "exit")):
+        params = {"processId": None, "rootUri": None, "capabilities": {}} if method == "initialize" else None
+        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params,
+                           **({"id": ident} if ident else {})}).encode()
+        frames += b"Content-Length: %d\r\n\r\n" % len(body) + body
+    done = subprocess.run([*command, "lsp", "--json"], input=frames, capture_output=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    answers, rest = [], done.stdout
+    while rest:
+        head, _, rest = rest.partition(b"\r\n\r\n")
+        headers = dict(line.split(": ", 1) for line in head.decode("ascii").split("\r\n"))
+        length = int(headers["Content-Length"])
+        answers.append(json.loads(rest[:length]))
+        rest = rest[length:]
+    assert [a.get("id") for a in answers] == [1, 2]
+    assert "capabilities" in answers[0]["result"] and answers[1]["result"] is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 from enum import StrEnum
@@ -31,6 +32,7 @@ from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
 from .cli_support import (
+    EXIT_INTERNAL,
     EXIT_PROBLEM,
     EXIT_USAGE,
     STDOUT,
@@ -1254,11 +1256,24 @@ def version(run: Run) -> None:
 
 
 @app.command()
-def lsp() -> None:
-    """Run the language server on stdin/stdout: live diagnostics, hover and completion for .mst files."""
-    from maester.tools.lsp import start
+@command("lsp")
+def lsp(run: Run) -> None:
+    """Run the language server on stdin/stdout: live diagnostics, hover and completion for .mst files.
 
-    start()
+    Once it runs, stdin and stdout carry the Language Server Protocol (JSON-RPC).
+    With --json, a problem found before that is one JSON document ("ok": false); nothing else changes."""
+    try:
+        from maester.tools.lsp import start
+    except ImportError as e:  # a broken install: pygls and lsprotocol are dependencies of maester
+        raise fail("missing-dependency", f"the language server needs the Python package '{e.name}', which cannot "
+                   "be imported", None, "reinstall maester: pip install maester") from None
+    try:
+        start()
+    except Exception as e:  # the protocol owns stdout now: one line on stderr, never a JSON document on stdout
+        if os.environ.get("MAESTER_DEBUG"):
+            raise
+        err.print(f"maester lsp: internal error: {type(e).__name__}: {e}", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INTERNAL) from None
 
 
 # ---- commands of their own modules: one line each, `from maester.tools import x_cmd; x_cmd.register(app)`.

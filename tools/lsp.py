@@ -4,8 +4,10 @@
 document's *current text* together with the rest of its content — the bundled content, plus the
 document's own pack (its folder tree) when it lies outside the bundled content — and publishes every
 error, and every lint warning of a clean compile, located in that document. Other open documents'
-unsaved texts are used too, and their diagnostics are refreshed by the same compile. Only changed files
-are parsed again: the others' syntax trees come from the parse cache (dsl/parse_cache.py).
+unsaved texts are used too, and their diagnostics are refreshed by the same compile. The compile is
+incremental: only changed declarations are parsed again (dsl/parse_cache.py, dsl/parse_chunks.py), and an edit
+that changes no declaration reuses the last compile's checks (dsl/incremental.py); the diagnostics are always
+those of a compile from scratch.
 
 Go-to-definition, references, hover on ids and document symbols read an index of the ids
 (tools/lsp_index.py); completion and symbols are in tools/lsp_features.py; formatting is `maester fmt`'s.
@@ -16,20 +18,24 @@ The logic is in pure functions (`diagnostics_for`, `definition`, `references`, `
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from lsprotocol import types as lsp
 
-from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, compile_sources, default_content_dir, find_sources
-from maester.dsl.diagnostics import CompileError, Diagnostic, Diagnostics, Span
+from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, default_content_dir, find_sources
+from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
 from maester.dsl.fmt import FormatError, format_text
+from maester.dsl.incremental import Incremental
 from maester.dsl.kinds import KINDS
 from maester.dsl.registry import CONTEXTS, ENUM_VALUES, PRIMITIVES, STATEMENTS, TRIGGERS, Primitive
 from maester.dsl.version import __version__
@@ -157,6 +163,29 @@ class Analysis:
         return [to_lsp(d, text) for d in self.items if d.span is not None and d.span.file == label]
 
 
+@lru_cache(maxsize=4096)
+def _placed(f: Path, roots: tuple[Path, ...]) -> tuple[Path, str]:
+    """A content file's resolved path and its label (remembered: resolving walks every folder of the path, and
+    a compile after each edit would resolve every file of the content again)."""
+    return f.resolve(), _label(f, list(roots))
+
+
+def _files(roots: tuple[Path, ...]) -> list[tuple[Path, Path, str]]:
+    """`find_sources(roots)` (listed again at each compile: a file may have been added), each file with its
+    resolved path and label."""
+    found: list[Path] = []
+    for root in roots:
+        found.extend(sorted(root.rglob(f"*{CONTENT_SUFFIX}")) if root.is_dir() else [root])
+    seen: set[Path] = set()
+    out = []
+    for f in found:
+        key, label = _placed(f, roots)
+        if key not in seen:
+            seen.add(key)
+            out.append((f, key, label))
+    return out
+
+
 def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> tuple[Analysis, list[Source]]:
     """The files compiled with `path` (its current `text`; unsaved `buffers` win over disk), not compiled yet."""
     path = path.resolve()
@@ -165,9 +194,7 @@ def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> 
     roots = content_roots(path)
     result = Analysis()
     sources: list[Source] = []
-    for f in find_sources(roots):
-        key = f.resolve()
-        label = _label(f, roots)
+    for f, key, label in _files(tuple(roots)):
         if key in overrides:
             body = overrides[key]
         else:
@@ -185,25 +212,48 @@ def gather(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> 
     return result, sources
 
 
+# One incremental compiler per content (the bundled content, each pack): an edit that changes no declaration
+# reuses the checks of the last compile of that content (dsl/incremental.py).
+_COMPILERS: OrderedDict[tuple[str, ...], Incremental] = OrderedDict()
+_KEEP_COMPILERS = 4
+_COMPILERS_LOCK = threading.Lock()
+
+
+def _compiler_for(sources: list[Source]) -> Incremental:
+    key = tuple(s.label for s in sources)
+    with _COMPILERS_LOCK:
+        found = _COMPILERS.get(key)
+        if found is None:
+            found = _COMPILERS[key] = Incremental()
+            while len(_COMPILERS) > _KEEP_COMPILERS:
+                _COMPILERS.popitem(last=False)
+        _COMPILERS.move_to_end(key)
+        return found
+
+
 def analyse(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> Analysis:
     """Compile `text` as the file `path`, with the rest of its content (unsaved `buffers` win over disk).
 
-    Incremental by construction: every file whose text was parsed before comes from the parse cache, so
-    an edit costs one file's parse plus the check of the whole content against the cached trees.
+    Incremental: every file whose text was parsed before comes from the parse cache (a large file's unchanged
+    declarations too), and an edit that changes no declaration reuses the last compile's checks of the content
+    (dsl/incremental.py); the diagnostics are always those of a compile from scratch.
     """
     result, sources = gather(path, text, buffers)
-    diags = Diagnostics()
-    try:
-        bundle = compile_sources(sources, diags)
-    except CompileError:
-        pass
-    else:
-        from maester.dsl.lint import lint
-
-        lint(bundle, diags)
-        result.bundle = bundle
-    result.items = list(diags)
+    found = _compiler_for(sources).compile(sources)
+    result.bundle = found.bundle
+    result.items = list(found.diags)
     return result
+
+
+def settle() -> None:
+    """After the first diagnostics of opened documents, while idle: load the parser (a first compile whose files all
+    came from the parse cache never loaded Lark, and the first edit would), then set the content's syntax trees and
+    caches, which live as long as the server, apart from the garbage collector (`gc.freeze`): a full collection
+    walking them all took half a second in the middle of an edit."""
+    from maester.dsl.parse import parser
+
+    parser()
+    gc.freeze()
 
 
 def diagnostics_for(path: Path, text: str, buffers: Mapping[Path, str] | None = None) -> list[lsp.Diagnostic]:
@@ -575,8 +625,10 @@ def create_server():
     from maester.dsl.parse_cache import SHARED
 
     SHARED.write_disk = False  # unsaved versions of a file are kept in memory only, never in the user's cache
+    SHARED.keep_pieces = True  # a large file's first edit parses only the declaration it touches
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="maester-compile")  # one compile at a time
     dirty: set[str] = set()  # documents whose diagnostics are out of date
+    unsettled: set[str] = set()  # documents just opened: `settle` once their diagnostics are out
     nav = Navigator()
     state: dict = {"task": None, "compiling": False}
 
@@ -624,6 +676,9 @@ def create_server():
                     dirty.add(u)  # edited while compiling: compile again
             if dirty:
                 await asyncio.sleep(delay)
+        if unsettled:  # idle now, after the first diagnostics of documents just opened
+            unsettled.clear()
+            executor.submit(settle)
 
     def schedule(uri: str, delay: float) -> None:
         dirty.add(uri)
@@ -636,6 +691,7 @@ def create_server():
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls, params: lsp.DidOpenTextDocumentParams) -> None:
+        unsettled.add(params.text_document.uri)
         schedule(params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
