@@ -50,6 +50,7 @@ from .cli_support import (
     read_text,
     shown,
 )
+from .front import HELP_WIDTH
 from .safe_io import content_files
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
@@ -79,6 +80,8 @@ class MaesterGroup(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         argv = list(sys.argv[1:] if args is None else args)
+        if not argv or "--help" in argv:
+            _cap_help_width()
         if "--json" not in argv:
             return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
         name = next((a for a in argv if not a.startswith("-")), "maester")
@@ -91,6 +94,19 @@ class MaesterGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _cap_help_width() -> None:
+    """Help is at most HELP_WIDTH columns wide (as click's own help is), so that the pages stored for the front
+    (tools/help_pages.py) are what typer prints in every terminal at least that wide."""
+    import os
+
+    if os.environ.get("TERMINAL_WIDTH"):  # the user's choice, which typer honours
+        return
+    from rich.console import Console
+    from typer import rich_utils
+
+    rich_utils.MAX_WIDTH = min(HELP_WIDTH, Console().size.width)
 
 
 app = typer.Typer(
@@ -1214,6 +1230,12 @@ def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh 
     procedures_doc = path.parent / "procedures.md"
     updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
     run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
+    help_file = path.parent.parent / "tools" / "help_pages.json"  # the help pages the front prints (tools/front.py)
+    if help_file.exists():
+        from maester.tools.help_pages import refresh as refresh_help
+
+        updated[str(help_file)] = refresh_help(help_file)
+        run.note(f"{'updated' if updated[str(help_file)] else 'unchanged'}: {help_file}")
     run.result = {"updated": [p for p, changed in updated.items() if changed],
                   "unchanged": [p for p, changed in updated.items() if not changed]}
     run.finish()
