@@ -140,7 +140,7 @@ VariantOpt = Annotated[str | None, typer.Option("--variant", help="A content var
 
 def _content(run: Run, paths: list[Path] | None, packs: list[Path] | None) -> list[Path] | None:
     """What to compile: the given paths, or the bundled content plus any packs (checked now, once each)."""
-    from maester.dsl.compile import default_content_dir
+    from maester.dsl.sources import default_content_dir
 
     given = [*(paths or []), *(packs or [])]
     content_paths(given)
@@ -249,10 +249,35 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
           variant: Annotated[str | None, typer.Option("--variant", help="Show the content as this variant "
                                                       "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
+    from maester.tools import check_cache
+
+    content = _content(run, paths, pack)
+    key, content_key = check_cache.result_key(content, variant)
+    known = check_cache.load(key)  # unchanged content, checked before: its result, nothing compiled or loaded
+    if known is not None:
+        summary, found = known
+    else:
+        summary, diags = _check_content(content, variant)
+        found = list(diags)
+        check_cache.store(key, summary, diags)
+        from maester.dsl import passed_checks
+
+        # engine commands play this content (as every variant, or the one shown) without checking it again
+        passed_checks.remember_compiled(content_key, variant or passed_checks.ALL_VARIANTS)
+    run.report(found)
+    run.result = summary
+    if not quiet:
+        run.say(summary_table(summary))
+        run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
+    run.finish()
+
+
+def _check_content(content: list[Path] | None, variant: str | None) -> tuple[dict, Diagnostics]:
+    """What `check` finds: the summary of the bundle (as `variant` shows it) and the warnings; an error raises."""
     from maester.dsl.lint import lint
 
     diags = Diagnostics()
-    bundle = compile_paths(_content(run, paths, pack), diags)
+    bundle = compile_paths(content, diags)
     if variant:
         from maester.interpreter.core.rules import apply_variant
 
@@ -261,13 +286,7 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
     if diags.errors:
         raise MaesterError(diags)
     lint(bundle, diags)
-    run.report(diags)
-    summary = bundle_summary(bundle)
-    run.result = summary
-    if not quiet:
-        run.say(summary_table(summary))
-        run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
-    run.finish()
+    return bundle_summary(bundle), diags
 
 
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
@@ -1278,7 +1297,29 @@ serve_cmd.register(app)
 
 
 def main() -> None:
-    app()
+    _app_for(sys.argv[1:])()
+
+
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command this command line names: typer then builds that command alone (reading one
+    signature, not every command's). Help, and a name that is no command, get the whole app (its command list,
+    its did-you-mean)."""
+    import copy
+
+    name = next((a for a in argv if not a.startswith("-")), None)
+    if name is None or "--help" in argv:
+        return app
+    chosen = [info for info in app.registered_commands if command_name(info) == name]
+    if len(chosen) != 1:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = chosen
+    return one
+
+
+def command_name(info) -> str:
+    """A registered command's name on the command line (typer's rule: the function's, with dashes)."""
+    return info.name or info.callback.__name__.replace("_", "-")
 
 
 if __name__ == "__main__":

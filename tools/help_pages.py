@@ -28,9 +28,9 @@ PROG = "maester"
 
 def page_arguments() -> list[list[str]]:
     """Every command line whose output is a help page: `maester`, `maester --help`, `maester COMMAND --help`."""
-    from .cli import app
+    from .cli import app, command_name
 
-    names = [info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands]
+    names = [command_name(info) for info in app.registered_commands]
     return [[], ["--help"], *([name, "--help"] for name in names)]
 
 
