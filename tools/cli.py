@@ -96,6 +96,39 @@ class MaesterGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+def _coerce_given_values_only() -> None:
+    """typer (0.2x) builds a pydantic adapter for every parameter before it looks at the value, even a value left
+    out (None), which its coercion returns untouched; so pydantic, a good part of a warm command's start, loads
+    only when a value given must be converted. The adapter is built at the first such value, by typer, and the
+    coercion is typer's own (`RuntimeParam.coerce`); nothing changes with a typer that works otherwise."""
+    try:
+        from typer._coercion import RuntimeParam
+        from typer.core import _TyperParameter
+    except ImportError:  # pragma: no cover - another typer: left as it is
+        return
+    if not hasattr(_TyperParameter, "get_runtime_param") or getattr(_TyperParameter, "_maester_lazy", False):
+        return
+    build = _TyperParameter.get_runtime_param
+
+    class LazyCoercion:
+        coerce = RuntimeParam.coerce  # typer's: None → None (or () for a list), else _coerce_value
+
+        def __init__(self, param) -> None:
+            self.param = param
+
+        def _coerce_value(self, value, param, ctx):
+            return build(self.param)._coerce_value(value, param=param, ctx=ctx)
+
+    def get_runtime_param(self):
+        return self._runtime_param if self._runtime_param is not None else LazyCoercion(self)
+
+    _TyperParameter.get_runtime_param = get_runtime_param
+    _TyperParameter._maester_lazy = True
+
+
+_coerce_given_values_only()
+
+
 def _cap_help_width() -> None:
     """Help is at most HELP_WIDTH columns wide (as click's own help is), so that the pages stored for the front
     (tools/help_pages.py) are what typer prints in every terminal at least that wide."""
@@ -546,7 +579,6 @@ def play(
                                                 "seed and variant come from the file).")] = None,
 ) -> None:
     """Play a full game with agents (or people: --agents stark=human) and print a summary."""
-    from maester.interpreter.frontends.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.mod.state import DragonsState
     from maester.interpreter.procedures.game import Game
@@ -643,6 +675,8 @@ def play(
     run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
     if log:
+        from maester.interpreter.frontends.log import game_log  # (and the formats it checks) with --log only
+
         data = game_log(game, agents or ("heuristic" if table is None else
                                          ",".join(f"{h}={k}" for h, k in kinds.items())), thin=thin_log)
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
