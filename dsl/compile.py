@@ -33,6 +33,7 @@ from .sources import (  # noqa: F401  (found, read and keyed apart from the comp
 )
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
+KEEP_BUNDLES = 100  # compiled bundles kept in the cache (the oldest go beyond)
 OBJECTIVE_CONTEXT = "objective"  # registry CONTEXTS: an objective's condition (`house` bound)
 
 
@@ -826,8 +827,9 @@ def compile_keyed(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
         raise CompileError(diags)
     bundle = compile_sources(sources, diags)
     if key is not None and not diags.warnings and not diags.notes:  # a cache hit would lose them
-        from .cache import write_atomically  # no half-written file left on a full disk
+        from .cache import prune, write_atomically  # no half-written file left on a full disk
 
         # an optimisation only: failures ignored
         write_atomically(bundle_cache_path(key), json.dumps(bundle).encode("utf-8"))
+        prune(bundle_cache_path(key).parent, "bundle-*.json", KEEP_BUNDLES)
     return bundle, key

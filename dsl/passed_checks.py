@@ -21,13 +21,14 @@ from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 
-from .cache import bundle_cache_enabled, cache_dir, write_atomically
+from .cache import bundle_cache_enabled, cache_dir, prune, write_atomically
 from .version import __version__
 
 # what the checks' code is: every module of the engine's core (bundle_check.py and whatever it may come to
 # import), the content language (dsl/, which the checks read: kinds, registry, reads, moments...), the schemas
 ENGINE_FILES = ("core/*.py",)
 LANGUAGE_FILES = ("*.py", "*.lark")
+KEEP = 1000  # markers kept (the oldest go beyond)
 ALL_VARIANTS = "*"  # (no variant id has a star) the marker of a bundle checked as each of its variants plays it
 
 
@@ -73,9 +74,13 @@ def passed(bundle: dict, variants: bool) -> bool:
 
 
 def remember(bundle: dict, variants: bool) -> None:
-    marker = _marker(bundle, variants)
+    _write(_marker(bundle, variants))
+
+
+def _write(marker: Path | None) -> None:
     if marker is not None:
         write_atomically(marker, b"")
+        prune(marker.parent, "*", KEEP)
 
 
 def _compiled_marker(key: str | None, what: str) -> Path | None:
@@ -99,6 +104,4 @@ def passed_compiled(key: str | None, variant: str | None) -> bool:
 def remember_compiled(key: str | None, variant: str | None) -> None:
     """The bundle compiled under `key` passed the load checks as `variant` plays it (ALL_VARIANTS: as the bundle
     and each of its variants play it)."""
-    marker = _compiled_marker(key, variant if variant == ALL_VARIANTS else _what(variant))
-    if marker is not None:
-        write_atomically(marker, b"")
+    _write(_compiled_marker(key, variant if variant == ALL_VARIANTS else _what(variant)))

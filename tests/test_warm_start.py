@@ -209,3 +209,16 @@ def test_without_the_cache_every_load_is_checked(cache_home, checks, monkeypatch
     Rules.default()
     Rules.default()
     assert checks == [False, False] and not (cache_home / "checked").exists()
+
+
+def test_the_compiled_bundle_cache_does_not_grow_forever(cache_home, pack):
+    from maester.dsl.compile import KEEP_BUNDLES
+
+    for i in range(2 * KEEP_BUNDLES + 1):
+        old = cache_home / f"bundle-old{i:04}.json"
+        old.write_text("{}", encoding="utf-8")
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    Rules.default(None, [default_content_dir(), pack])  # a miss: compiled, written, the oldest pruned
+    kept = sorted(p.name for p in cache_home.glob("bundle-*.json"))
+    assert len(kept) == KEEP_BUNDLES and "bundle-old0000.json" not in kept
+    assert not any(name.startswith("bundle-old") and name < f"bundle-old{KEEP_BUNDLES + 2:04}" for name in kept)
