@@ -137,3 +137,44 @@ def test_a_narrow_output_goes_to_typer(monkeypatch):
     assert front.stored_help(["--help"]) is None
     monkeypatch.setenv("COLUMNS", "200")
     assert front.stored_help(["--help"]) is not None
+
+
+# ---- values converted without pydantic where typer's conversion needs none (tools/quick_coercion.py) ----------
+
+VALUES = ["3", "0", "-7", "11", "007", "+3", " 3", "1_0", "3.0", "abc", "", "-", "x\0y", "pack dir/ü.mst", "/tmp",
+          "99999999999999999999", "~/a", "a" * 300]
+
+
+def test_quick_values_are_what_typer_makes_of_them():
+    """For every parameter of every command and many values: the quick conversion gives the adapter's result, or
+    leaves the value to the adapter (an error is then typer's own)."""
+    from typer._click import Context
+    from typer._coercion import build_runtime_param
+    from typer.main import get_command
+
+    from maester.tools.quick_coercion import NOT_QUICK, _quick
+
+    group = get_command(app)
+    quick_kinds = set()
+    for name, cmd in group.commands.items():
+        ctx = Context(cmd, info_name=name)
+        for param in cmd.params:
+            for value in [*VALUES, *([VALUES[:3], VALUES[-4:-1]] if param.type_descriptor.is_list else [])]:
+                try:
+                    quick = _quick(param.type_descriptor, value, param, ctx)
+                except Exception as e:  # noqa: BLE001 - then the adapter converts it
+                    quick = e
+                if quick is NOT_QUICK or isinstance(quick, Exception):
+                    continue
+                quick_kinds.add(repr(param.type_descriptor.annotation))
+                expected = build_runtime_param(param.type_descriptor)._coerce_value(value, param=param, ctx=ctx)
+                assert quick == expected and type(quick) is type(expected), (name, param.name, value)
+    assert {"<class 'str'>", "<class 'int'>", "<class 'pathlib.Path'>", "list[pathlib.Path]"} <= quick_kinds
+
+
+def test_a_warm_command_with_values_loads_no_pydantic():
+    probe = ("import sys\nsys.argv = ['maester', 'play', '-p', '3', '--stop-at', '0', '-q', '--seed', '4',"
+             " '--variant', 'asos']\nfrom maester.tools.front import main\ntry:\n main()\nfinally:\n print('pydantic' "
+             "in sys.modules, file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stderr.strip().splitlines()[-1] == "False", run.stderr

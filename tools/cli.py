@@ -30,6 +30,7 @@ from maester.dsl.files import refuse_overwrite, write_file, write_files, write_f
 from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
+from . import quick_coercion
 from .cli_support import (
     EXIT_PROBLEM,
     EXIT_USAGE,
@@ -96,37 +97,7 @@ class MaesterGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-def _coerce_given_values_only() -> None:
-    """typer (0.2x) builds a pydantic adapter for every parameter before it looks at the value, even a value left
-    out (None), which its coercion returns untouched; so pydantic, a good part of a warm command's start, loads
-    only when a value given must be converted. The adapter is built at the first such value, by typer, and the
-    coercion is typer's own (`RuntimeParam.coerce`); nothing changes with a typer that works otherwise."""
-    try:
-        from typer._coercion import RuntimeParam
-        from typer.core import _TyperParameter
-    except ImportError:  # pragma: no cover - another typer: left as it is
-        return
-    if not hasattr(_TyperParameter, "get_runtime_param") or getattr(_TyperParameter, "_maester_lazy", False):
-        return
-    build = _TyperParameter.get_runtime_param
-
-    class LazyCoercion:
-        coerce = RuntimeParam.coerce  # typer's: None → None (or () for a list), else _coerce_value
-
-        def __init__(self, param) -> None:
-            self.param = param
-
-        def _coerce_value(self, value, param, ctx):
-            return build(self.param)._coerce_value(value, param=param, ctx=ctx)
-
-    def get_runtime_param(self):
-        return self._runtime_param if self._runtime_param is not None else LazyCoercion(self)
-
-    _TyperParameter.get_runtime_param = get_runtime_param
-    _TyperParameter._maester_lazy = True
-
-
-_coerce_given_values_only()
+quick_coercion.install()  # text and path values without pydantic (tools/quick_coercion.py)
 
 
 def _cap_help_width() -> None:
