@@ -45,9 +45,26 @@ def main() -> None:
     full()
 
 
-def version_text(as_json: bool) -> str:
-    from maester.dsl.version import BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
+def _versions() -> dict:
+    """dsl/version.py's stamps, read without importing the `maester.dsl` package (its diagnostics, dataclasses)."""
+    module = sys.modules.get("maester.dsl.version")
+    if module is not None:
+        return vars(module)
+    path = Path(__file__).resolve().parent.parent / "dsl" / "version.py"  # the same layout installed or not
+    try:
+        stamps: dict = {}
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), stamps)  # constants only
+        return stamps
+    except OSError:
+        from maester.dsl import version
 
+        return vars(version)
+
+
+def version_text(as_json: bool) -> str:
+    stamps = _versions()
+    __version__, DSL_VERSION, BUNDLE_FORMAT_VERSION = (  # noqa: N806 - the names dsl/version.py gives them
+        stamps["__version__"], stamps["DSL_VERSION"], stamps["BUNDLE_FORMAT_VERSION"])
     if not as_json:
         return f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})\n"
     result = {"maester": __version__, "content_language": DSL_VERSION, "bundle_format": BUNDLE_FORMAT_VERSION}
