@@ -9,104 +9,37 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from . import ast
 from .boards import BoardBuild, Change, apply_changes, board_json, validate_board
-from .cache import bundle_cache_enabled, cache_dir
 from .check import Checker, Declaration, EffectChecker, Symbols, effect_scope, split_entries
 from .diagnostics import CompileError, Diagnostics, Span, hint_for
 from .english_grammar import article
 from .kinds import EVERY, KINDS, PATCH_OPS, Kind
-from .limits import MAX_FILE_CHARS
 from .parse_cache import ParseFn, parse_cached
 from .patch import Resolver, word
 from .playable import check_playable, strip_spans
+from .sources import (  # noqa: F401  (found, read and keyed apart from the compiler; these names stay here too)
+    CONTENT_SUFFIX,
+    Source,
+    _label,
+    bundle_cache_path,
+    content_key,
+    default_content_dir,
+    find_sources,
+    read_cached,
+    read_sources,
+)
 from .version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
-CONTENT_SUFFIX = ".mst"
-
+KEEP_BUNDLES = 100  # compiled bundles kept in the cache (the oldest go beyond)
 OBJECTIVE_CONTEXT = "objective"  # registry CONTEXTS: an objective's condition (`house` bound)
-
-
-def default_content_dir() -> Path:
-    """The bundled content (installed as package data `maester.content`)."""
-    return Path(str(resources.files("maester.content")))
-
-
-def find_sources(paths: Iterable[str | Path]) -> list[Path]:
-    """Every `.mst` file under the given files and folders, in a stable order."""
-    found: list[Path] = []
-    for p in paths:
-        p = Path(p)
-        if p.is_dir():
-            found.extend(sorted(p.rglob(f"*{CONTENT_SUFFIX}")))
-        else:
-            found.append(p)
-    seen, out = set(), []
-    for f in found:
-        key = f.resolve()
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
-
-
-@dataclass
-class Source:
-    label: str  # the path shown in messages and stored in the bundle
-    text: str
 
 
 def source_list(sources: list[Source]) -> list[dict]:
     """A bundle's `sources`: each file's label and the hash of its text."""
     return [{"file": s.label, "sha256": hashlib.sha256(s.text.encode()).hexdigest()} for s in sources]
-
-
-def _label(path: Path, roots: list[Path]) -> str:
-    resolved = path.resolve()
-    for root in roots:
-        root = root.resolve()
-        base = root if root.is_dir() else root.parent
-        try:
-            rel = resolved.relative_to(base.parent if root.is_dir() else base)
-            return rel.as_posix()
-        except ValueError:
-            continue
-    return path.as_posix()
-
-
-def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source]:
-    paths = [Path(p) for p in paths]
-    sources = []
-    for f in find_sources(paths):
-        label = _label(f, paths)
-        if f.suffix != CONTENT_SUFFIX:
-            diags.error("not-content", f"{label} is not a content file", Span(label, 0, 0),
-                        f"content files end in {CONTENT_SUFFIX}")
-            continue
-        try:
-            if f.is_file() and f.stat().st_size > 4 * MAX_FILE_CHARS:  # too large even before decoding
-                diags.error("file-too-large", f"{label} has {f.stat().st_size:,} bytes; content files are at most "
-                            f"{MAX_FILE_CHARS:,} characters", Span(label, 0, 0), "split the content over several files")
-                continue
-            sources.append(Source(label, f.read_text(encoding="utf-8")))
-        except FileNotFoundError:
-            if f.exists() or f.is_symlink():  # a broken link; a missing path is reported below
-                diags.error("no-such-file", f"{label}: no such file or folder", Span(label, 0, 0))
-        except UnicodeDecodeError as e:
-            before = e.object[:e.start]  # where the bad byte is, as a line and column
-            line, column = before.count(b"\n") + 1, e.start - (before.rfind(b"\n") + 1) + 1
-            diags.error("not-utf8", f"{label} is not UTF-8 text ({e.reason} at byte {e.start})",
-                        Span(label, line, column, line, column + 1), "content files are UTF-8 text")
-        except OSError as e:  # a folder named *.mst, no permission, a device...
-            diags.error("unreadable", f"{label} cannot be read: {e.strerror or e}", Span(label, 0, 0))
-    for p in paths:
-        if not p.exists():
-            diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
-    return sources
 
 
 # ---- collecting declarations --------------------------------------------------------------------
@@ -916,9 +849,17 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     A bundle that compiled cleanly is cached (keyed by the sources and the compiler itself), so
     running the same content again skips parsing and schema validation. MAESTER_NO_CACHE=1 disables it.
     """
+    return compile_keyed(paths, diags, cache)[0]
+
+
+def compile_keyed(paths: Iterable[str | Path] | None = None, diags: Diagnostics | None = None,
+                  cache: bool = True) -> tuple[dict, str | None]:
+    """`compile_paths`, and the key of its sources and compiler (`sources.content_key`), under which what was
+    found about this bundle (the engine's load checks: dsl/passed_checks.py) is remembered; None without caches."""
     diags = diags if diags is not None else Diagnostics()
-    paths = list(paths) if paths else [default_content_dir()]
-    sources = read_sources(paths, diags)
+    sources, key, bundle = read_cached(paths, diags, cache)
+    if bundle is not None:
+        return bundle, key
     if diags.errors:
         # all of the run: the syntax errors of the files that could be read, not their references (those
         # would point at what the unreadable files declare)
@@ -930,27 +871,11 @@ def compile_paths(paths: Iterable[str | Path] | None = None, diags: Diagnostics 
     if not sources:
         diags.error("no-content", "no content files found", None, f"content files end in {CONTENT_SUFFIX}")
         raise CompileError(diags)
-    cached = _cache_path(sources) if cache and bundle_cache_enabled() else None
-    if cached is not None and cached.exists():
-        try:
-            return json.loads(cached.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass  # a damaged cache entry: compile again
     bundle = compile_sources(sources, diags)
-    if cached is not None and not diags.warnings and not diags.notes:  # a cache hit would lose them
-        from .cache import write_atomically  # no half-written file left on a full disk
+    if key is not None and not diags.warnings and not diags.notes:  # a cache hit would lose them
+        from .cache import prune, write_atomically  # no half-written file left on a full disk
 
-        write_atomically(cached, json.dumps(bundle).encode("utf-8"))  # an optimisation only: failures ignored
-    return bundle
-
-
-def _cache_path(sources: list[Source]) -> Path | None:
-    digest = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    for f in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
-        digest.update(f.read_bytes())
-    for name in ("bundle.schema.json", "effect.schema.json"):
-        digest.update(resources.files("maester.schemas").joinpath(name).read_bytes())
-    for s in sources:
-        digest.update(s.label.encode() + b"\0" + s.text.encode() + b"\0")
-    return cache_dir() / f"bundle-{digest.hexdigest()[:24]}.json"
+        # an optimisation only: failures ignored
+        write_atomically(bundle_cache_path(key), json.dumps(bundle).encode("utf-8"))
+        prune(bundle_cache_path(key).parent, "bundle-*.json", KEEP_BUNDLES)
+    return bundle, key

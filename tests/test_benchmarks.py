@@ -115,3 +115,19 @@ def test_bench_variants_runs_at_a_tiny_size(capsys):
     result = load("bench_variants").main(["--variants", "3"])
     assert set(result) == {3} and result[3] > 0
     assert "3 variants" in capsys.readouterr().out
+
+
+def test_bench_start_runs_at_a_tiny_size(capsys):
+    result = load("bench_start").main(["--pairs", "1", "--only", "version", "help", "check --variant"])
+    out = capsys.readouterr().out
+    assert "vs python -c pass" in out and "maester check --variant asos -q" in out
+    commands = result["commands"]
+    assert set(commands) == {"maester version", "maester --help", "maester check --help",
+                             "maester check --variant asos -q"}
+    assert commands["maester --help"]["ratio_to_python"] > 0 and commands["maester check --variant asos -q"]["cpu_s"] > 0
+    assert result["python_cpu_s"] > 0 and result["bytecode"] is True
+
+
+def test_bench_start_refuses_an_unknown_baseline():
+    with pytest.raises(SystemExit, match="cannot check out"):
+        load("bench_start").main(["--pairs", "1", "--only", "version", "--baseline", "no-such-commit-anywhere"])

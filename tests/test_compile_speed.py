@@ -190,9 +190,8 @@ def _has_commit(commit: str) -> bool:
                           capture_output=True).returncode == 0
 
 
-def test_bench_compile_runs_the_old_and_the_new_code_side_by_side(capsys):
-    if str(REPO / "benchmarks") not in sys.path:  # as when it runs as a script: its helper trees.py imports
-        sys.path.insert(0, str(REPO / "benchmarks"))
+def test_bench_compile_runs_the_old_and_the_new_code_side_by_side(capsys, monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))  # as when it runs as a script: its helpers (trees.py)
     spec = importlib.util.spec_from_file_location("maester_bench_compile", REPO / "benchmarks" / "bench_compile.py")
     bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = bench

@@ -31,6 +31,7 @@ from maester.dsl.files import refuse_overwrite, write_file, write_files, write_f
 from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.dsl.version import BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, DSL_VERSION, __version__
 
+from . import quick_coercion
 from .cli_support import (
     EXIT_INTERNAL,
     EXIT_PROBLEM,
@@ -52,6 +53,7 @@ from .cli_support import (
     read_text,
     shown,
 )
+from .front import HELP_WIDTH
 from .safe_io import content_files
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
@@ -81,6 +83,8 @@ class MaesterGroup(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         argv = list(sys.argv[1:] if args is None else args)
+        if not argv or "--help" in argv:
+            _cap_help_width()
         if "--json" not in argv:
             return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
         name = next((a for a in argv if not a.startswith("-")), "maester")
@@ -93,6 +97,22 @@ class MaesterGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+quick_coercion.install()  # text and path values without pydantic (tools/quick_coercion.py)
+
+
+def _cap_help_width() -> None:
+    """Help is at most HELP_WIDTH columns wide (as click's own help is), so that the pages stored for the front
+    (tools/help_pages.py) are what typer prints in every terminal at least that wide."""
+    import os
+
+    if os.environ.get("TERMINAL_WIDTH"):  # the user's choice, which typer honours
+        return
+    from rich.console import Console
+    from typer import rich_utils
+
+    rich_utils.MAX_WIDTH = min(HELP_WIDTH, Console().size.width)
 
 
 app = typer.Typer(
@@ -126,7 +146,7 @@ VariantOpt = Annotated[str | None, typer.Option("--variant", help="A content var
 
 def _content(run: Run, paths: list[Path] | None, packs: list[Path] | None) -> list[Path] | None:
     """What to compile: the given paths, or the bundled content plus any packs (checked now, once each)."""
-    from maester.dsl.compile import default_content_dir
+    from maester.dsl.sources import default_content_dir
 
     given = [*(paths or []), *(packs or [])]
     content_paths(given)
@@ -235,10 +255,35 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
           variant: Annotated[str | None, typer.Option("--variant", help="Show the content as this variant "
                                                       "plays it.")] = None) -> None:
     """Compile and validate content without writing a bundle; print what it holds."""
+    from maester.tools import check_cache
+
+    content = _content(run, paths, pack)
+    key, content_key = check_cache.result_key(content, variant)
+    known = check_cache.load(key)  # unchanged content, checked before: its result, nothing compiled or loaded
+    if known is not None:
+        summary, found = known
+    else:
+        summary, diags = _check_content(content, variant)
+        found = list(diags)
+        check_cache.store(key, summary, diags)
+        from maester.dsl import passed_checks
+
+        # engine commands play this content (as every variant, or the one shown) without checking it again
+        passed_checks.remember_compiled(content_key, variant or passed_checks.ALL_VARIANTS)
+    run.report(found)
+    run.result = summary
+    if not quiet:
+        run.say(summary_table(summary))
+        run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
+    run.finish()
+
+
+def _check_content(content: list[Path] | None, variant: str | None) -> tuple[dict, Diagnostics]:
+    """What `check` finds: the summary of the bundle (as `variant` shows it) and the warnings; an error raises."""
     from maester.dsl.lint import lint
 
     diags = Diagnostics()
-    bundle = compile_paths(_content(run, paths, pack), diags)
+    bundle = compile_paths(content, diags)
     if variant:
         from maester.interpreter.core.rules import apply_variant
 
@@ -247,13 +292,7 @@ def check(run: Run, paths: Paths = None, pack: Packs = None,
     if diags.errors:
         raise MaesterError(diags)
     lint(bundle, diags)
-    run.report(diags)
-    summary = bundle_summary(bundle)
-    run.result = summary
-    if not quiet:
-        run.say(summary_table(summary))
-        run.say("[green]OK[/green]: the content compiles and the bundle matches the schemas.")
-    run.finish()
+    return bundle_summary(bundle), diags
 
 
 def _check_playable(bundle: dict, diags: Diagnostics) -> None:
@@ -531,7 +570,6 @@ def play(
 ) -> None:
     """Play a full game with agents (or people: --agents stark=human) and print a summary."""
     from maester.interpreter.effects.pregame import seats as seats_of
-    from maester.interpreter.frontends.log import game_log
     from maester.interpreter.mod import ModOptions, new_game
     from maester.interpreter.mod.state import DragonsState
     from maester.interpreter.procedures.game import Game
@@ -635,6 +673,8 @@ def play(
     run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
     if log:
+        from maester.interpreter.frontends.log import game_log  # (and the formats it checks) with --log only
+
         data = game_log(game, agents or ("heuristic" if table is None else
                                          ",".join(f"{h}={k}" for h, k in kinds.items())), thin=thin_log)
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
@@ -1241,6 +1281,12 @@ def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh 
     procedures_doc = path.parent / "procedures.md"
     updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
     run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
+    help_file = path.parent.parent / "tools" / "help_pages.json"  # the help pages the front prints (tools/front.py)
+    if help_file.exists():
+        from maester.tools.help_pages import refresh as refresh_help
+
+        updated[str(help_file)] = refresh_help(help_file)
+        run.note(f"{'updated' if updated[str(help_file)] else 'unchanged'}: {help_file}")
     run.result = {"updated": [p for p, changed in updated.items() if changed],
                   "unchanged": [p for p, changed in updated.items() if not changed]}
     run.finish()
@@ -1296,7 +1342,29 @@ serve_cmd.register(app)
 
 
 def main() -> None:
-    app()
+    _app_for(sys.argv[1:])()
+
+
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command this command line names: typer then builds that command alone (reading one
+    signature, not every command's). Help, and a name that is no command, get the whole app (its command list,
+    its did-you-mean)."""
+    import copy
+
+    name = next((a for a in argv if not a.startswith("-")), None)
+    if name is None or "--help" in argv:
+        return app
+    chosen = [info for info in app.registered_commands if command_name(info) == name]
+    if len(chosen) != 1:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = chosen
+    return one
+
+
+def command_name(info) -> str:
+    """A registered command's name on the command line (typer's rule: the function's, with dashes)."""
+    return info.name or info.callback.__name__.replace("_", "-")
 
 
 if __name__ == "__main__":

@@ -20,11 +20,13 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING
 
 from maester.dsl.json_input import has_float, strict_schema_validator
+
+if TYPE_CHECKING:  # jsonschema loads with the first check of a format, not with every engine command
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 from .events import SCHEMA_ID as EVENT_ID
 
@@ -138,6 +140,8 @@ def problems(name: str, doc: object, limit: int = 20, floats: bool = True) -> li
     `is_valid`)."""
     if _confirmed(name, doc, floats):
         return []
+    from jsonschema.exceptions import best_match
+
     # best_match descends into anyOf/oneOf branches, so a bad answer names its own place, not its parent
     errors = [best_match([e]) for e in iter_errors(name, doc)]
     errors.sort(key=lambda e: (-len(e.absolute_path), list(map(str, e.absolute_path))))

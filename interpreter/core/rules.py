@@ -48,10 +48,21 @@ class Rules:
 
     @classmethod
     def default(cls, variant: str | None = None, paths: list | None = None) -> Rules:
-        """The bundled content (or `paths`), compiled and validated now, optionally with a variant applied."""
-        from maester.dsl import compile_paths
+        """The bundled content (or `paths`), compiled and validated now, optionally with a variant applied.
 
-        return cls(apply_variant(compile_paths(paths), variant))
+        The load checks run once per content, variant and code: a bundle from the compiled-bundle cache that
+        passed them before (here or in `maester check`) is played without being checked, or hashed, again
+        (dsl/passed_checks.py)."""
+        from maester.dsl import passed_checks
+        from maester.dsl.sources import load_compiled
+
+        bundle, key = load_compiled(paths)
+        applied = apply_variant(bundle, variant)
+        if passed_checks.passed_compiled(key, variant):
+            return cls(applied, check=False)
+        rules = cls(applied)  # checked: a problem is a BundleError here, before any game
+        passed_checks.remember_compiled(key, variant)
+        return rules
 
     # ---- lookups with a readable error
     def _get(self, section: str, ident: str, what: str) -> dict:
