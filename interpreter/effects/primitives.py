@@ -41,6 +41,23 @@ def _change_house_cards(g, sc, a, st):
     return _nothing()
 
 
+@handler("swap-house-card")
+def _swap_house_card(g, sc, a, st):
+    house, old, new = a["house"], a["old"], a["new"]
+    hs = g.state.houses.get(house)
+    if hs is None or old is None or new is None or new in hs.hand + hs.discards + hs.removed:
+        return _nothing()
+    if g.rules.bundle["house_cards"].get(new, {}).get("house") != house:  # (a vassal card or another house's)
+        return _nothing()
+    for pile in (hs.hand, hs.discards):
+        if old in pile:
+            pile[pile.index(old)] = new
+            hs.removed.append(old)
+            g.emit("cards", sc.rule, f"{house} swaps {old} for {new}", house=house)
+            break
+    return _nothing()
+
+
 @handler("discard-power")
 def _discard_power(g, sc, a, st):
     if a["house"] in g.state.houses:
@@ -668,6 +685,7 @@ _q("has-order")(lambda g, sc, a: g.has_order(a["area"], a["type"], a.get("house"
 _q("hand")(lambda g, sc, a: list(g.state.houses[a["house"]].hand) if a["house"] in g.state.houses else [])
 _q("discard-pile")(lambda g, sc, a: list(g.state.houses[a["house"]].discards) if a["house"] in g.state.houses
                    else [])
+_q("house-cards")(lambda g, sc, a: g.rules.cards_of(a["house"], [a["set"]]))
 _q("discard-piles")(lambda g, sc, a: [c for h in a["houses"] if h in g.state.houses
                                        for c in g.state.houses[h].discards])
 
