@@ -807,6 +807,8 @@ def _post_process(kind: str, record: dict) -> dict:
     elif kind == "game":
         record["tides_of_battle"] = record.get("tides_of_battle") == "yes"
         record["wildlings"] = record.get("wildlings") != "no"
+        if record.pop("raven_swap", None) == "no":  # written only when off: bundles that do not use it are unchanged
+            record["raven_swap"] = False
     elif kind in ("card-set", "deck"):
         record.pop("card", None)  # the members, resolved by the compiler into `cards`
     elif kind in ("house-card", "vassal-card"):

@@ -133,7 +133,7 @@ class English:
                 if q in ("units", "combat-units"):
                     return self.name(a["kind"]["id"]) if isinstance(a.get("kind"), dict) and "id" in a["kind"] \
                         else "unit"
-                if q in ("hand", "discard-pile", "discard-piles"):
+                if q in ("hand", "discard-pile", "discard-piles", "house-cards"):
                     return "house card"
                 if q == "river-areas":
                     return "land area"
@@ -398,6 +398,7 @@ class English:
                                       if has("among") else f"{possessive(h)} order tokens that are not on the board"),
             "hand": lambda: f"the house cards in {possessive(h)} hand",
             "discard-pile": lambda: f"{possessive(h)} discarded house cards",
+            "house-cards": lambda: f"{possessive(h)} house cards of the set {e('set')}",
             "discard-piles": lambda: f"the discarded house cards of {e('houses')}",
             "weakest": lambda: f"the lowest-strength cards among {e('cards')}",
             "strongest": lambda: f"the highest-strength cards among {e('cards')}",
@@ -526,6 +527,7 @@ class English:
             "keep-played-card": lambda: f"{verb(h, 'returns')} {its(h)} played house card to {its(h)} hand instead "
                                         "of discarding it",
             "remove-from-game": lambda: f"{e('card')} is removed from the game",
+            "swap-house-card": lambda: f"{verb(h, 'swaps')} {e('old')} for {e('new')}",
             "destroy-unit": lambda: f"{e('unit')} is destroyed",
             "destroy-units": lambda: self._destroy_units(a, env),
             "replace-unit": lambda: f"{e('unit')} is replaced by {article(e('kind'))}",

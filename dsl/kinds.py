@@ -215,6 +215,9 @@ KINDS: dict[str, Kind] = {
                  doc="decks played instead of the standard deck of the same slot (Westeros I-IV, wildlings)"),
               _k("tides-of-battle", "enum:yes|no", doc="the Tides of Battle option (R29) is in play (default no)"),
               _k("wildlings", "enum:yes|no", doc="wildling attacks happen (default yes)"),
+              _k("raven-swap", "enum:yes|no",
+                 doc="the Messenger Raven may replace one of its holder's orders (default yes; no: it may only "
+                     "look at the top wildling card, R13.5)"),
               _k("port-capacity", "nat", required=True, doc="the most ships a port holds (R24.3)"),
               _k("house-cards-per-house", "nat",
                  doc="how many house cards each house is dealt; a deck of another size does not compile"),

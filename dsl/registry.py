@@ -356,6 +356,11 @@ _EFFECTS = [
             "{house} plays from now on with its cards of the set {set}",
             "The house's hand and discard pile are replaced by its cards of that set, all in hand (its removed "
             "cards stay out); nothing when the set holds none of its cards.", rules=("R21.5.4",)),
+    _effect("swap-house-card", [P("house", "house"), P("old", "card"), P("new", "card")],
+            "{house} swaps {old} for {new}",
+            "The card `old`, in the house's hand or discard pile, leaves the game (with its removed cards) and "
+            "`new`, another card of that house (of any set) that it does not hold, discard or have removed, takes "
+            "its place there; nothing otherwise.", rules=("R21.5.4",)),
     _effect("return-discards-to-hand", [P("house", "house")],
             "{house} takes every card of its discard pile back into its hand",
             "The whole discard pile returns to the hand.", rules=("R21.5.4",)),
@@ -635,6 +640,10 @@ _QUERIES = [
     # cards
     _query("hand", [P("house", "house")], "list:card", "the house cards in {house}'s hand", ""),
     _query("discard-pile", [P("house", "house")], "list:card", "{house}'s discarded house cards", ""),
+    _query("house-cards", [P("house", "house"), P("set", "card-set")], "list:card",
+           "{house}'s house cards of the set {set}",
+           "Every card of the set that belongs to the house, by id, wherever it is (in hand, discarded, removed or "
+           "never dealt)."),
     _query("discard-piles", [P("houses", "list:house")], "list:card", "the discarded house cards of {houses}",
            "Every card in the discard piles of these houses, house by house."),
     _query("weakest", [P("cards", "list:card")], "list:card", "the lowest-strength cards among {cards}", ""),

@@ -86,6 +86,11 @@ SEMANTICS: dict[str, Semantics] = {
         "the house's hand becomes those cards (sorted) and its discard pile is emptied; removed cards stay removed "
         "(a card of the set already removed is not dealt again); nothing when the house already plays exactly those "
         "cards.", events="cards"),
+    "swap-house-card": Semantics(
+        "the house's hand, discard pile and removed cards; the `house` of the card `new`.",
+        "`old` is replaced by `new` where it lies (hand or discard pile, same place) and joins the house's removed "
+        "cards; nothing when `old` is in neither, or `new` is not the house's card or is already in its hand, "
+        "discard pile or removed cards.", events="cards"),
     "return-discards-to-hand": Semantics(
         "the house's discard pile.", "every card of the pile moves to the hand, in pile order.", events="cards"),
     "take-from-discard": Semantics(
@@ -368,6 +373,7 @@ SEMANTICS: dict[str, Semantics] = {
                "(R20.1.1, R21.5.3); a vassal's hand is the cards it drew and did not play (R35.2), empty from "
                "Combat Clean Up on (R35.4)."),
     "discard-pile": _q("the house's discard pile, in pile order."),
+    "house-cards": _q("the bundle's card set: its cards whose `house` is the house, sorted by id."),
     "discard-piles": _q("the discard piles of the houses, house by house in the given order."),
     "weakest": _q("the printed strengths of the cards: those with the lowest, in list order."),
     "strongest": _q("the printed strengths of the cards: those with the highest, in list order."),

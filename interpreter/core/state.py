@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 # why a game ended: the state's `end_reason` (a code; its English is for people only); a rules module adds its own
 END_REASONS: dict[str, str] = {
-    "victory-points": "a house reached the rules set's victory points in castles and strongholds (R26.1)",
+    # what the victory track counts is the rules set's (`victory-count`): castles, points or both
+    "victory-points": "a house reached its victory threshold on the victory track (R26.1)",
     "last-round": "the most victory points after the last round, ties broken by the rules set's tiebreakers (R26.3)",
 }
 

@@ -41,6 +41,28 @@ def _change_house_cards(g, sc, a, st):
     return _nothing()
 
 
+def _swap_pile(g, a) -> list | None:
+    """The pile (hand or discards) where `swap-house-card` puts `new` in the place of `old`; None: it does nothing."""
+    house, old, new = a["house"], a["old"], a["new"]
+    hs = g.state.houses.get(house)
+    if hs is None or old is None or new is None or new in hs.hand + hs.discards + hs.removed:
+        return None
+    if g.rules.bundle["house_cards"].get(new, {}).get("house") != house:  # (a vassal card or another house's)
+        return None
+    return next((pile for pile in (hs.hand, hs.discards) if old in pile), None)
+
+
+@handler("swap-house-card")
+def _swap_house_card(g, sc, a, st):
+    pile = _swap_pile(g, a)
+    if pile is not None:
+        house, old, new = a["house"], a["old"], a["new"]
+        pile[pile.index(old)] = new
+        g.state.houses[house].removed.append(old)
+        g.emit("cards", sc.rule, f"{house} swaps {old} for {new}", house=house)
+    return _nothing()
+
+
 @handler("discard-power")
 def _discard_power(g, sc, a, st):
     if a["house"] in g.state.houses:
@@ -668,6 +690,7 @@ _q("has-order")(lambda g, sc, a: g.has_order(a["area"], a["type"], a.get("house"
 _q("hand")(lambda g, sc, a: list(g.state.houses[a["house"]].hand) if a["house"] in g.state.houses else [])
 _q("discard-pile")(lambda g, sc, a: list(g.state.houses[a["house"]].discards) if a["house"] in g.state.houses
                    else [])
+_q("house-cards")(lambda g, sc, a: g.rules.cards_of(a["house"], [a["set"]]))
 _q("discard-piles")(lambda g, sc, a: [c for h in a["houses"] if h in g.state.houses
                                        for c in g.state.houses[h].discards])
 
@@ -808,4 +831,5 @@ VOID_WHEN.update({
     "move-down-track": _track_move_void("move-down-track"),
     "move-up-track": _track_move_void("move-up-track"),
     "choose-retreat-area": _retreat_void,
+    "swap-house-card": lambda g, sc, a: _swap_pile(g, a) is None,
 })

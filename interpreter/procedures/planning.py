@@ -179,8 +179,9 @@ def messenger_raven(g: Game) -> Proc:
     if st.raven_used:
         return
     options = [PASS, LOOK]
+    swaps = g.game_rec.get("raven_swap", True)  # a rules set may take the swap away (bundle `raven_swap`)
     for area, o in sorted(st.orders.items()):
-        if o["house"] != holder:
+        if o["house"] != holder or not swaps:
             continue
         # the swapped-out token becomes available again; the star limit counts the swap
         current = o["order"]
@@ -302,7 +303,8 @@ step("planning.raven", "The Messenger Raven", "R13.5",
      ask("messenger-raven", "R13.5", "the Messenger Raven's holder", "after the orders are revealed",
          "`pass`, `look-at-wildlings`, then for each order of its own house in area id order and each legal "
          "token for that area with the order taken off (the "
-         "star limit counted without it) other than the order itself, sorted by token id: `replace:AREA:TOKEN`",
+         "star limit counted without it) other than the order itself, sorted by token id: `replace:AREA:TOKEN` (none "
+         "when the rules set's `raven_swap` is false)",
          "when the raven was used this round", times="1"),
      either(
          [],
