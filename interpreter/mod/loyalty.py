@@ -117,7 +117,7 @@ class LoyaltyRules:
     def combat_over(self, combat) -> None:
         """After Combat Clean Up the tokens that came under a loyalty house's control meanwhile are gained."""
         super().combat_over(combat)
-        self.gain_loyalty()
+        self.gain_loyalty(check=False)  # the Combat Clean Up checks victory right after (combat._clean_up)
 
     def gain_loyalty(self, check: bool = True) -> None:
         """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6); then victory is checked,

@@ -33,13 +33,14 @@ VASSAL_ORDERS = cursor.frame_kind(
 
 class VassalRules:
     def is_vassal(self, house: str) -> bool:
-        return house in self.mod_state.vassals
+        return house in self.mod_data()["vassals"]  # asked for nearly every decision and order: no view
 
     def commander_of(self, house: str) -> str:
-        return self.mod_state.commanders.get(house, house)
+        return self.mod_data()["commanders"].get(house, house)
 
     def actor(self, house: str) -> str:
-        return self.commander_of(house) if self.is_vassal(house) else house
+        data = self.mod_data()
+        return data["commanders"].get(house, house) if house in data["vassals"] else house
 
     def may_hold_dominance(self, house: str) -> bool:
         return not self.is_vassal(house)  # the highest player house holds the token (R35.7)

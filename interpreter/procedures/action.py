@@ -40,12 +40,15 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
             resume = None
         else:
             houses, start, acted = g.turn_order, 0, False
+        pending = None  # house -> its areas to resolve, read once until a turn changes the board
         for i in range(start, len(houses)):
             house = houses[i]
             if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
                 turn = cursor.enter(g, TURN)
             else:
-                areas = _to_resolve(g, house, order_type)
+                if pending is None:
+                    pending = _to_resolve_by_house(g, order_type)
+                areas = pending.get(house)
                 if not areas:
                     continue
                 cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
@@ -64,7 +67,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 yield from resolve(g, house, turn["area"], turn["order"])
             yield from moments.after_order(g, house, turn["area"], order_type)
             cursor.leave(g, turn)
-            acted = True
+            acted, pending = True, None  # the turn may have added, removed or changed any order
             if g.combats != combats:  # a stop after this combat sees the turn over, no frame left (scenarios)
                 g.reached(f"combat {g.combats}")
         if not acted:
@@ -109,21 +112,21 @@ def _seas(g: Game, area: str, o: dict) -> tuple[frozenset[str] | None, frozenset
     return frozenset(), frozenset()
 
 
-def _to_resolve(g: Game, house: str, order_type: str) -> list[str]:
-    """The areas of the house's orders that resolve in this step, sorted. Whether an order does depends only on
-    its token and whether it was kept as a support (`Game.resolves_in_step`): looked up once per game."""
+def _to_resolve_by_house(g: Game, order_type: str) -> dict[str, list[str]]:
+    """House -> the areas of its orders that resolve in this step, sorted, in one reading of the orders. Whether an
+    order does depends only on its token and whether it was kept as a support (`Game.resolves_in_step`): looked
+    up once per game."""
     memo = g.__dict__.setdefault("_resolves_in_step", {})
-    out = []
+    out: dict[str, list[str]] = {}
     for area, o in g.state.orders.items():
-        if o["house"] != house:
-            continue
         key = (o["order"], o.get("kept"), order_type)
         yes = memo.get(key)
         if yes is None:
             yes = memo[key] = g.resolves_in_step(o, order_type)
         if yes:
-            out.append(area)
-    out.sort()
+            out.setdefault(o["house"], []).append(area)
+    for areas in out.values():
+        areas.sort()
     return out
 
 

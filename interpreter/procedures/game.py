@@ -543,12 +543,24 @@ class Game(RulesHooks):
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
-        counts = {h: 0 for h in self.state.houses}
+        st = self.state
+        counts = dict.fromkeys(st.houses, 0)
         changed = self.changed_areas()
-        for area, owner in control.land_controllers(self.state, self.board, self.board.castle_lands):
+        units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
+        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules
+        for area, home in self.board.castle_homes:
+            army = units.get(area)
+            if army and army["units"]:
+                owner = army["house"]  # R23.1, R23.5
+            else:
+                owner = tokens.get(area)  # R23.2
+                if owner is None:
+                    if home is None or area in neutral:
+                        continue
+                    owner = home  # R23.4.1 (a house in the game: `counts` has it)
             if owner in counts:
                 # only a changed area can have lost its printed castle (R42.3)
-                if area in changed and self.castle_level(area) == "none":
+                if changed and area in changed and self.castle_level(area) == "none":
                     continue
                 counts[owner] += 1
         return counts
@@ -562,7 +574,10 @@ class Game(RulesHooks):
         order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
         if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
             return None
-        houses = victory.reached(self, victory.totals(self, table), self.may_win)
+        totals = victory.totals(self, table)
+        if max(totals.values(), default=0) < victory.lowest_threshold(self):
+            return None  # the common case: nobody is near (the full test below asks every house)
+        houses = victory.reached(self, totals, self.may_win)
         if len(houses) > 1 and self.__dict__.get("_round_end_check"):
             houses = sorted(houses, key=self.ranking_key)
         return houses[0] if houses else None

@@ -74,9 +74,11 @@ def stars_used(g: Game, house: str) -> int:
     return _stars_in(g, _placed(g, house))
 
 
-def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
-    """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area)."""
-    placed = _placed(g, house)
+def _legal_and_placeable(g: Game, house: str, placed: list[str] | None = None) -> tuple[list[str], int]:
+    """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area;
+    it passes the tokens `placed` it keeps up to date itself rather than reading every order again)."""
+    if placed is None:
+        placed = _placed(g, house)
     stars_left = max(0, star_limit(g, house) - _stars_in(g, placed))
     forbidden, special = g.state.forbidden_orders, _special_tokens(g)
     legal: set[str] = set()
@@ -141,9 +143,10 @@ def assign_orders(g: Game) -> Proc:
             cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
             f = cursor.enter(g, PLACING, next=0)
         areas = st.areas_of(house)  # the units do not move in this phase
+        placed = _placed(g, house)  # its tokens on the board (only this loop adds to them meanwhile)
         for k in range(f["next"], len(areas)):
             area = areas[k]
-            options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
+            options, room = _legal_and_placeable(g, house, placed)  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
@@ -159,6 +162,7 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
+            placed.append(token)
         cursor.leave(g, f)
 
 
