@@ -116,15 +116,20 @@ def _to_resolve_by_house(g: Game, order_type: str) -> dict[str, list[str]]:
     """House -> the areas of its orders that resolve in this step, sorted, in one reading of the orders. Whether an
     order does depends only on its token and whether it was kept as a support (`Game.resolves_in_step`): looked
     up once per game."""
-    memo = g.__dict__.setdefault("_resolves_in_step", {})
+    # order type -> {(token, kept): resolves?}
+    memo = g.__dict__.setdefault("_resolves_in_step", {}).setdefault(order_type, {})
     out: dict[str, list[str]] = {}
     for area, o in g.state.orders.items():
-        key = (o["order"], o.get("kept"), order_type)
+        key = (o["order"], o.get("kept"))
         yes = memo.get(key)
         if yes is None:
             yes = memo[key] = g.resolves_in_step(o, order_type)
         if yes:
-            out.setdefault(o["house"], []).append(area)
+            house = o["house"]
+            if house in out:
+                out[house].append(area)
+            else:
+                out[house] = [area]
     for areas in out.values():
         areas.sort()
     return out
@@ -332,9 +337,33 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     left = dict(left or {kind: 1})
     left[kind] = left.get(kind, 1) - 1
     memo = {} if memo is None else memo
-    return [dest for dest in _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
+    candidates = _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
+    if candidates and _every_move_fits(g, house, origin, planned, candidates, memo):
+        return list(candidates)
+    return [dest for dest in candidates
             if _can_complete(g, house, origin, _after(planned, origin, dest), left,
                              dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
+
+
+def _every_move_fits(g: Game, house: str, origin: str, planned: dict[str, int], candidates: list[str],
+                     memo: dict) -> bool:
+    """Does one more unit fit the supply limits wherever it goes among `candidates` (so each passes
+    `_can_complete` at its first test)? One test of a position at least as large, area by area, as every one
+    those tests make: the moves so far, one more unit in every candidate at once, and the origin as full as
+    before the march (an attack on a neutral force may send its units back, R25.3). Smaller armies never fit
+    worse (R8.3: armies and limits paired largest first), so when that position fits, each of them does."""
+    key = ("every-move-fits", frozenset(planned.items()), tuple(candidates))
+    fits = memo.get(key)
+    if fits is None:
+        extra = dict(planned)
+        extra[origin] = 0
+        for dest in candidates:
+            extra[dest] = extra.get(dest, 0) + 1
+        counts = memo.get("unit-counts")
+        if counts is None:
+            counts = memo["unit-counts"] = control.unit_counts(g.state, house)
+        fits = memo[key] = g.fits_supply(house, extra, counts)
+    return fits
 
 
 def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves: list[tuple[str, str]],

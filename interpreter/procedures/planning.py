@@ -74,26 +74,56 @@ def stars_used(g: Game, house: str) -> int:
     return _stars_in(g, _placed(g, house))
 
 
+def _token_counts(g: Game) -> dict[str, int]:
+    """Token -> copies a house owns (`house_tokens` counted), once per game."""
+    counts = g.__dict__.get("_token_counts")
+    if counts is None:
+        counts = {}
+        for tok in house_tokens(g):
+            counts[tok] = counts.get(tok, 0) + 1
+        g._token_counts = counts
+    return counts
+
+
+def _is_star(g: Game, token: str) -> bool:
+    """Is the order token a special (★) one? Looked up once per token and game."""
+    stars = g.__dict__.setdefault("_star_tokens", {})
+    star = stars.get(token)
+    if star is None:
+        star = stars[token] = bool(g.rules.order(token)["star"])
+    return star
+
+
 def _legal_and_placeable(g: Game, house: str, placed: list[str] | None = None) -> tuple[list[str], int]:
     """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area;
-    it passes the tokens `placed` it keeps up to date itself rather than reading every order again)."""
+    it passes the tokens `placed` it keeps up to date itself rather than reading every order again). The same
+    count as `_unused` and `_stars_in`, by token rather than by copy."""
     if placed is None:
         placed = _placed(g, house)
-    stars_left = max(0, star_limit(g, house) - _stars_in(g, placed))
+    left = dict(_token_counts(g))
+    stars_placed = 0
+    for tok in placed:
+        n = left.get(tok)
+        if n:
+            left[tok] = n - 1
+        if _is_star(g, tok):
+            stars_placed += 1
+    stars_left = max(0, star_limit(g, house) - stars_placed)
     forbidden, special = g.state.forbidden_orders, _special_tokens(g)
-    legal: set[str] = set()
+    legal: list[str] = []
     plain = stars = 0
-    for tok in _unused(g, placed):
-        if tok in forbidden:
+    for tok, n in left.items():
+        if not n or tok in forbidden:
             continue
         if tok in special:
-            stars += 1
+            stars += n
             if stars_left:
-                legal.add(tok)
+                legal.append(tok)
         else:
-            plain += 1
-            legal.add(tok)
-    return sorted(legal), plain + min(stars, stars_left)
+            plain += n
+            legal.append(tok)
+    legal.sort()
+    return legal, plain + min(stars, stars_left)
 
 
 def legal_tokens(g: Game, house: str, area: str) -> list[str]:
