@@ -611,9 +611,27 @@ class Game(RulesHooks):
         house's `control.unit_counts`, when a caller testing many positions of one state read them once."""
         if counts is None:
             counts = control.unit_counts(self.state, house)
-        # the unit counts as they are: `control.fits_supply` keeps the armies and sorts them itself
-        sizes = control.unit_counts_with(counts, extra or {})
-        return control.fits_supply(sizes, self.supply_limits(house))
+        # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
+        # and muster option): the armies after the change, largest first, against the limits, largest first
+        if extra:
+            sizes = [n + extra.get(area, 0) for area, n in counts.items()]
+            sizes += [n for area, n in extra.items() if area not in counts]
+        else:
+            sizes = list(counts.values())
+        armies = sorted([n for n in sizes if n >= 2], reverse=True)
+        limits = self._sorted_limits(house)
+        if len(armies) > len(limits):
+            return False
+        return all(n <= lim for n, lim in zip(armies, limits))  # noqa: B905 (armies are no more than limits)
+
+    def _sorted_limits(self, house: str) -> tuple[int, ...]:
+        """The house's supply limits, largest first (R8.3), read once per supply level and game."""
+        level = self.state.houses[house].supply
+        cache = self.__dict__.setdefault("_limits_by_level", {})
+        limits = cache.get(level)
+        if limits is None:
+            limits = cache[level] = tuple(sorted(self.supply_limits(house), reverse=True))
+        return limits
 
     def destroy_unit(self, area: str, index: int, rule: str, why: str = "") -> list:
         house = self.state.units[area]["house"]

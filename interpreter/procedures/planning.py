@@ -94,12 +94,9 @@ def _is_star(g: Game, token: str) -> bool:
     return star
 
 
-def _legal_and_placeable(g: Game, house: str, placed: list[str] | None = None) -> tuple[list[str], int]:
-    """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area;
-    it passes the tokens `placed` it keeps up to date itself rather than reading every order again). The same
-    count as `_unused` and `_stars_in`, by token rather than by copy."""
-    if placed is None:
-        placed = _placed(g, house)
+def _tokens_left(g: Game, placed: list[str]) -> tuple[dict[str, int], int]:
+    """(token -> copies still unused, special orders among `placed`): what `_unused` and `_stars_in` count, by
+    token rather than by copy."""
     left = dict(_token_counts(g))
     stars_placed = 0
     for tok in placed:
@@ -108,7 +105,12 @@ def _legal_and_placeable(g: Game, house: str, placed: list[str] | None = None) -
             left[tok] = n - 1
         if _is_star(g, tok):
             stars_placed += 1
-    stars_left = max(0, star_limit(g, house) - stars_placed)
+    return left, stars_placed
+
+
+def _options(g: Game, left: dict[str, int], stars_left: int) -> tuple[list[str], int]:
+    """The legal tokens (sorted) and how many can still be placed, from the unused counts and the special
+    orders the house may still place."""
     forbidden, special = g.state.forbidden_orders, _special_tokens(g)
     legal: list[str] = []
     plain = stars = 0
@@ -124,6 +126,12 @@ def _legal_and_placeable(g: Game, house: str, placed: list[str] | None = None) -
             legal.append(tok)
     legal.sort()
     return legal, plain + min(stars, stars_left)
+
+
+def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
+    """`legal_tokens` and `placeable` from one reading of the house's orders."""
+    left, stars_placed = _tokens_left(g, _placed(g, house))
+    return _options(g, left, max(0, star_limit(g, house) - stars_placed))
 
 
 def legal_tokens(g: Game, house: str, area: str) -> list[str]:
@@ -173,10 +181,12 @@ def assign_orders(g: Game) -> Proc:
             cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
             f = cursor.enter(g, PLACING, next=0)
         areas = st.areas_of(house)  # the units do not move in this phase
-        placed = _placed(g, house)  # its tokens on the board (only this loop adds to them meanwhile)
+        # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
+        left, stars_placed = _tokens_left(g, _placed(g, house))
+        limit = star_limit(g, house)
         for k in range(f["next"], len(areas)):
             area = areas[k]
-            options, room = _legal_and_placeable(g, house, placed)  # legal_tokens and placeable at once
+            options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
@@ -192,7 +202,9 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-            placed.append(token)
+            if left.get(token):
+                left[token] -= 1
+            stars_placed += _is_star(g, token)
         cursor.leave(g, f)
 
 
