@@ -165,6 +165,11 @@ class Board:
         return [a.id for a in self.areas if a.is_land and a.has_castle]
 
     @cached_property
+    def castle_land_ids(self) -> tuple[str, ...]:
+        """`castle_lands` as a tuple, for reading the state of all of them at once."""
+        return tuple(self.castle_lands)
+
+    @cached_property
     def castle_homes(self) -> tuple[tuple[str, str | None], ...]:
         """(area, home) of the `castle_lands`: what counting castles reads (after every march, muster, clean up)."""
         return tuple((a, self._areas[a].home) for a in self.castle_lands)

@@ -133,7 +133,7 @@ class VassalRules:
 
     # ---- vassals on the map ----------------------------------------------------------------------------
     def may_enter(self, house: str, area: str) -> bool:
-        if not self.mod_state.vassals:
+        if not self.mod_data()["vassals"]:
             return True  # no vassal in the game: neither limit applies (asked for every candidate of every march)
         ctrl = self.controller(area)
         ctrl_commander = self.commander_of(ctrl) if ctrl is not None and self.is_vassal(ctrl) else None

@@ -116,11 +116,11 @@ def _to_resolve_by_house(g: Game, order_type: str) -> dict[str, list[str]]:
     """House -> the areas of its orders that resolve in this step, sorted, in one reading of the orders. Whether an
     order does depends only on its token and whether it was kept as a support (`Game.resolves_in_step`): looked
     up once per game."""
-    # order type -> {(token, kept): resolves?}
+    # order type -> {token: resolves?} for orders not kept as a support, {(token, kept): resolves?} for those
     memo = g.__dict__.setdefault("_resolves_in_step", {}).setdefault(order_type, {})
     out: dict[str, list[str]] = {}
     for area, o in g.state.orders.items():
-        key = (o["order"], o.get("kept"))
+        key = o["order"] if len(o) == 2 else (o["order"], o.get("kept"))  # {"house", "order"}: not kept
         yes = memo.get(key)
         if yes is None:
             yes = memo[key] = g.resolves_in_step(o, order_type)

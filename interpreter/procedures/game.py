@@ -544,9 +544,19 @@ class Game(RulesHooks):
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
         st = self.state
-        counts = dict.fromkeys(st.houses, 0)
         changed = self.changed_areas()
         units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
+        # the count depends only on what is in the castle areas: their armies (an army's house never changes, and
+        # an army emptied leaves `units`), power tokens and neutral forces. Read them at C speed and reuse the
+        # last count while they are the same objects (it is asked after every march, muster and clean up; a
+        # castle level changed, R42.3, is read from the marks of the changed areas, copied)
+        areas = self.board.castle_land_ids
+        key = (tuple(map(units.get, areas)), tuple(map(tokens.get, areas)), tuple(map(neutral.__contains__, areas)),
+               tuple((a, tuple(marks)) for a, marks in changed.items()) if changed else ())
+        last = self.__dict__.get("_castle_count")
+        if last is not None and last[0] is st and last[1] == key:
+            return dict(last[2])
+        counts = dict.fromkeys(st.houses, 0)
         # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules
         for area, home in self.board.castle_homes:
             army = units.get(area)
@@ -563,6 +573,7 @@ class Game(RulesHooks):
                 if changed and area in changed and self.castle_level(area) == "none":
                     continue
                 counts[owner] += 1
+        self._castle_count = (st, key, dict(counts))
         return counts
 
     def victory_points(self, house: str) -> int:
