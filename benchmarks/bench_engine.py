@@ -4,6 +4,7 @@
     python benchmarks/bench_engine.py --setups mod-8p --games 20 --rounds 7 --baseline 3ff4147
     python benchmarks/bench_engine.py --check-only --games 20      # only the identical-games check
     python benchmarks/bench_engine.py --baseline 3ff4147 --same-games   # stop if the games differ
+    python benchmarks/bench_engine.py --instructions --games 5 --rounds 0   # machine instructions (valgrind)
 
 Each commit of `--baseline` (one or more) is checked out beside the repository in a temporary `git worktree`
 (removed afterwards). Both trees play the same seeds with one random agent per house, each in fresh child
@@ -12,7 +13,7 @@ processes that import `maester` from that tree only (as bench_env.py does):
 1. **identical games**: for every seed, the final state hash, the number of decisions and of events, and a hash
    of every event (type, rule, text and data) are compared. A baseline whose rules were the same must play
    the very same games (3ff4147: the commit this work started from); with `--same-games` the script stops and
-   names the seeds that differ. An older commit whose rulings differ (6a11bb7 asks fewer decisions) plays other
+   names the seeds that differ. An older commit whose rulings differ (6a11bb7) plays other
    games from the same seeds: the report says so, and its ratio per decision is the honest one (a game of more
    decisions costs more for reasons that are not the engine's speed).
 2. **games per second**: `--rounds` rounds; in each, both trees play the same `--games` games on one core,
@@ -20,6 +21,10 @@ processes that import `maester` from that tree only (as bench_env.py does):
    time (`time.process_time`, the games only: imports, the bundle and a warm-up game are not counted), which a
    machine shared with other jobs disturbs far less than wall-clock time. Each round gives one ratio per game
    and one per decision; the report prints the medians and their spread (lowest and highest round).
+3. **instructions** (`--instructions`, needs valgrind): each tree plays the games once under
+   `valgrind --tool=cachegrind --cache-sim=no`, and once with no game; the difference is the machine
+   instructions the games took. It does not move with the machine's load (repeated runs agree within about 3%), so it shows changes of a few percent that CPU time on a shared machine hides; it counts work,
+   not time (memory stalls are not in it), so it complements the timed rounds rather than replaces them.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -50,7 +56,9 @@ def play(seed):
         g.answer(agents[g.decision.house].act(g, g.decision))
     return g
 
-if mode == "check":
+if mode == "count":  # (run under valgrind: the games only, no timing; n = 0 counts the rest of the process)
+    print(json.dumps({"decisions": sum(len(play(seed).answers) for seed in range(first, first + n))}))
+elif mode == "check":
     out = {}
     for seed in range(first, first + n):
         g = play(seed)
@@ -77,6 +85,8 @@ def parse_args(argv):
     p.add_argument("--rounds", type=int, default=5, help="paired timing rounds (default 5)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--check-only", action="store_true", help="only check that both trees play the same games")
+    p.add_argument("--instructions", action="store_true",
+                   help="also count the machine instructions of the games under valgrind (cachegrind)")
     p.add_argument("--same-games", action="store_true",
                    help="stop when a baseline plays different games (else: report them, and time per decision)")
     return p.parse_args(argv)
@@ -88,6 +98,31 @@ def child(shim: Path, mode: str, setup: str, seed: int, games: int) -> dict:
                          check=True, capture_output=True, text=True, cwd=shim,
                          env={**os.environ, "PYTHONHASHSEED": "0"})
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def instructions(shims: list[Path], setup: str, seed: int, games: int) -> list[tuple[int, int]]:
+    """(machine instructions, decisions) of the games in each tree: a run under cachegrind less one with no game
+    (all started at once: the counts do not depend on the load). No bytecode is written, so both runs of a tree
+    import the same way and the difference is the games alone."""
+    def start(shim: Path, n: int) -> subprocess.Popen:
+        return subprocess.Popen(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                                 sys.executable, "-c", CHILD, str(shim), "count", setup, str(seed), str(n)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=shim,
+                                env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"})
+
+    def read(p: subprocess.Popen) -> tuple[int, int]:
+        out, err = p.communicate()
+        refs = re.search(r"I\s+refs:\s+([\d,]+)", err)
+        if p.returncode or refs is None:
+            raise SystemExit(f"valgrind gave no instruction count:\n{err[-2000:]}")
+        return int(refs.group(1).replace(",", "")), json.loads(out.strip().splitlines()[-1])["decisions"]
+
+    runs = [(start(shim, games), start(shim, 0)) for shim in shims]
+    out = []
+    for with_games, without in runs:
+        (total, decisions), (rest, _) = read(with_games), read(without)
+        out.append((total - rest, decisions))
+    return out
 
 
 def compare(args, baseline: str, now_shim: Path, old_shim: Path) -> dict:
@@ -108,7 +143,17 @@ def compare(args, baseline: str, now_shim: Path, old_shim: Path) -> dict:
             raise SystemExit(f"{setup}: the trees play different games (seeds {differ}): nothing timed")
         result["setups"][setup] = {"decisions": decisions, "events": events, "identical": not differ,
                                    "baseline_decisions": old_decisions}
-        if args.check_only:
+        if args.instructions:
+            (now_i, now_d), (old_i, old_d) = instructions([now_shim, old_shim], setup, args.seed, args.games)
+            rec = {"now_instructions": now_i, "baseline_instructions": old_i,
+                   "instructions_ratio": old_i / now_i,
+                   "instructions_ratio_per_decision": (old_i / old_d) / (now_i / now_d)}
+            result["setups"][setup].update(rec)
+            print(f"  machine instructions (cachegrind): now {now_i / 1e6:.0f}M ({now_i / now_d / 1e3:.0f}k per "
+                  f"decision), {baseline} {old_i / 1e6:.0f}M ({old_i / old_d / 1e3:.0f}k per decision); ratio "
+                  f"{rec['instructions_ratio']:.2f}x per game, {rec['instructions_ratio_per_decision']:.2f}x per "
+                  "decision")
+        if args.check_only or not args.rounds:
             continue
         ratios, per_decision, now_s, old_s = [], [], [], []
         for r in range(args.rounds):  # alternate which tree goes first
