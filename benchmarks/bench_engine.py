@@ -23,8 +23,9 @@ processes that import `maester` from that tree only (as bench_env.py does):
    and one per decision; the report prints the medians and their spread (lowest and highest round).
 3. **instructions** (`--instructions`, needs valgrind): each tree plays the games once under
    `valgrind --tool=cachegrind --cache-sim=no`, and once with no game; the difference is the machine
-   instructions the games took. It does not move with the machine's load (repeated runs agree within about 3%), so it shows changes of a few percent that CPU time on a shared machine hides; it counts work,
-   not time (memory stalls are not in it), so it complements the timed rounds rather than replaces them.
+   instructions the games took. It does not move with the machine's load (repeated runs agree within about
+   3%), so it shows changes of a few percent that CPU time on a shared machine hides; it counts work, not time
+   (memory stalls are not in it), so it complements the timed rounds rather than replaces them.
 """
 
 from __future__ import annotations
