@@ -165,6 +165,16 @@ class Board:
         return [a.id for a in self.areas if a.is_land and a.has_castle]
 
     @cached_property
+    def castle_land_ids(self) -> tuple[str, ...]:
+        """`castle_lands` as a tuple, for reading the state of all of them at once."""
+        return tuple(self.castle_lands)
+
+    @cached_property
+    def castle_homes(self) -> tuple[tuple[str, str | None], ...]:
+        """(area, home) of the `castle_lands`: what counting castles reads (after every march, muster, clean up)."""
+        return tuple((a, self._areas[a].home) for a in self.castle_lands)
+
+    @cached_property
     def control_info(self) -> dict[str, tuple[str, str | None, str | None]]:
         """area -> (kind, port_of, home): what `control.controller` reads, in one dict lookup (a hot path)."""
         return {a.id: (a.kind, a.port_of, a.home) for a in self._areas.values()}

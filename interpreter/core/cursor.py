@@ -100,6 +100,9 @@ def frame_kind(place_: str, meaning: str, rule: str = "", **fields: tuple[str, s
     return place_
 
 
+_DECLARED: set[tuple[str, ...]] = set()  # (place, field names) that `enter` found declared
+
+
 def enter(g: Game, place_: str, **fields) -> dict:
     """The frame of a procedure about to ask a decision: a new one holding `fields`, or — when the game
     restarts inside this procedure — the saved one (its fields say how far the procedure had got)."""
@@ -110,9 +113,11 @@ def enter(g: Game, place_: str, **fields) -> dict:
         if frame["at"] != place_:
             raise AssertionError(f"restart took another path: frame {depth} is {frame['at']!r}, not {place_!r}")
         return frame
-    kind = FRAMES.get(place_)
-    if kind is None or not fields.keys() <= kind.fields.keys():
-        raise AssertionError(f"frame {place_!r} or its fields {sorted(fields)} are not declared in cursor.FRAMES")
+    if (place_, *fields) not in _DECLARED:  # checked once per place and field names (frames are entered often)
+        kind = FRAMES.get(place_)
+        if kind is None or not fields.keys() <= kind.fields.keys():
+            raise AssertionError(f"frame {place_!r} or its fields {sorted(fields)} are not declared in cursor.FRAMES")
+        _DECLARED.add((place_, *fields))
     frame = {"at": place_, **fields}
     frames.append(frame)
     return frame

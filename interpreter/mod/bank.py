@@ -162,7 +162,7 @@ class IronBankRules:
             if self.is_vassal(order["house"]) or not self.mod_state.bank:
                 return frozenset(), frozenset()
             loans = self.rules.bundle["loans"]
-            if all(_loan_touches_no_sea(self, loans[pick]["effect"]) for pick in self.mod_state.bank
+            if all(_loan_touches_no_sea_once(self, pick, loans[pick]["effect"]) for pick in self.mod_state.bank
                    if pick is not None):
                 return frozenset(), frozenset()
         return None, frozenset()
@@ -213,11 +213,11 @@ class IronBankRules:
 
     # ---- improved and degraded areas (R41, R42.3) -----------------------------------------------------------
     def changed_areas(self) -> dict[str, list[str]]:
-        return self.mod_state.improvements
+        return self.mod_data()["improvements"]  # (the hot accessors below read the dict, not the typed view)
 
     def castle_level(self, area: str) -> str:
         printed = self.board.area(area).castle
-        marks = self.mod_state.improvements.get(area)
+        marks = self.mod_data()["improvements"].get(area)
         if not marks:
             return printed
         if "no-castle" in marks or "no-stronghold" in marks:
@@ -225,13 +225,13 @@ class IronBankRules:
         return "stronghold" if "stronghold" in marks and printed != "none" else printed
 
     def power_icons(self, area: str) -> int:
-        marks = self.mod_state.improvements.get(area, [])
+        marks = self.mod_data()["improvements"].get(area, [])
         if "no-power" in marks:
             return 0
         return self.board.area(area).power + marks.count("power")
 
     def supply_of_area(self, area: str) -> int:
-        marks = self.mod_state.improvements.get(area, [])
+        marks = self.mod_data()["improvements"].get(area, [])
         if "no-supply" in marks:
             return 0
         return self.board.area(area).supply + marks.count("supply")
@@ -320,4 +320,14 @@ def _loan_touches_no_sea(g, effect) -> bool:
     """Can this loan effect not change which house's ships are in a sea (R41)? The effect is read statically
     by the content language (dsl/effect_tree.py `touches_no_sea`)."""
     return touches_no_sea(effect, lambda kind: g.rules.unit_kinds[kind]["domain"])
+
+
+def _loan_touches_no_sea_once(g, loan: str, effect) -> bool:
+    """`_loan_touches_no_sea` of a loan of the bundle, read once per loan and game (asked at every Consolidate
+    Power turn while the bank holds loans)."""
+    memo = g.__dict__.setdefault("_loan_touches_no_sea", {})
+    found = memo.get(loan)
+    if found is None:
+        found = memo[loan] = _loan_touches_no_sea(g, effect)
+    return found
 

@@ -77,14 +77,15 @@ class LoyaltyRules:
     def victory_table(self) -> dict[str, int]:
         """Castles for most houses, loyalty for loyalty houses (R37.1), nothing for vassals (R35.11)."""
         table = self.castle_counts()
-        vassals, loyal = self.mod_state.vassals, self._loyalty_houses()
+        data = self.mod_data()
+        vassals, loyal = data["vassals"], self._loyalty_houses()
         for house in table:
             if house in vassals:
                 table[house] = 0
             elif house in loyal:
                 home = self.rules.house(house)["home"]
                 printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
-                gained = self.mod_state.loyalty_points.get(house, 0)
+                gained = data["loyalty_points"].get(house, 0)
                 table[house] = min(victory.threshold(self, house), gained + printed)
         return table
 
@@ -117,13 +118,14 @@ class LoyaltyRules:
     def combat_over(self, combat) -> None:
         """After Combat Clean Up the tokens that came under a loyalty house's control meanwhile are gained."""
         super().combat_over(combat)
-        self.gain_loyalty()
+        self.gain_loyalty(check=False)  # the Combat Clean Up checks victory right after (combat._clean_up)
 
     def gain_loyalty(self, check: bool = True) -> None:
         """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6); then victory is checked,
         unless the caller checks it next itself (`check=False`: after a march, see `after_march`)."""
+        loyal = self._loyalty_houses()
         for house in self.turn_order:
-            if not self._loyalty_house(house):
+            if house not in loyal:
                 continue
             for area, n in sorted(self.mod_state.loyalty.items()):
                 if n > 0 and self.controller(area) == house:

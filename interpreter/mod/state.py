@@ -98,3 +98,9 @@ class DragonsStateAccess:
         if view is None or data is None or view.data is not data:  # a new or replaced state (undo, scenario)
             view = self.__dict__["_mod_view"] = DragonsState.of(self.state, create=True)
         return view
+
+    def mod_data(self) -> dict:
+        """The module's state dict itself (`mod_state.data`): for the hottest reads (is a house a vassal?),
+        which a typed view's descriptor would slow down."""
+        data = self.state.modules.get(MODULE)
+        return data if data is not None else self.mod_state.data

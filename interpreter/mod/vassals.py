@@ -33,13 +33,14 @@ VASSAL_ORDERS = cursor.frame_kind(
 
 class VassalRules:
     def is_vassal(self, house: str) -> bool:
-        return house in self.mod_state.vassals
+        return house in self.mod_data()["vassals"]  # asked for nearly every decision and order: no view
 
     def commander_of(self, house: str) -> str:
-        return self.mod_state.commanders.get(house, house)
+        return self.mod_data()["commanders"].get(house, house)
 
     def actor(self, house: str) -> str:
-        return self.commander_of(house) if self.is_vassal(house) else house
+        data = self.mod_data()
+        return data["commanders"].get(house, house) if house in data["vassals"] else house
 
     def may_hold_dominance(self, house: str) -> bool:
         return not self.is_vassal(house)  # the highest player house holds the token (R35.7)
@@ -132,7 +133,7 @@ class VassalRules:
 
     # ---- vassals on the map ----------------------------------------------------------------------------
     def may_enter(self, house: str, area: str) -> bool:
-        if not self.mod_state.vassals:
+        if not self.mod_data()["vassals"]:
             return True  # no vassal in the game: neither limit applies (asked for every candidate of every march)
         ctrl = self.controller(area)
         ctrl_commander = self.commander_of(ctrl) if ctrl is not None and self.is_vassal(ctrl) else None

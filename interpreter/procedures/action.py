@@ -40,12 +40,15 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
             resume = None
         else:
             houses, start, acted = g.turn_order, 0, False
+        pending = None  # house -> its areas to resolve, read once until a turn changes the board
         for i in range(start, len(houses)):
             house = houses[i]
             if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
                 turn = cursor.enter(g, TURN)
             else:
-                areas = _to_resolve(g, house, order_type)
+                if pending is None:
+                    pending = _to_resolve_by_house(g, order_type)
+                areas = pending.get(house)
                 if not areas:
                     continue
                 cursor.place(st, at, **{"pass": list(houses), "next": i, "acted": acted})
@@ -64,7 +67,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 yield from resolve(g, house, turn["area"], turn["order"])
             yield from moments.after_order(g, house, turn["area"], order_type)
             cursor.leave(g, turn)
-            acted = True
+            acted, pending = True, None  # the turn may have added, removed or changed any order
             if g.combats != combats:  # a stop after this combat sees the turn over, no frame left (scenarios)
                 g.reached(f"combat {g.combats}")
         if not acted:
@@ -109,21 +112,26 @@ def _seas(g: Game, area: str, o: dict) -> tuple[frozenset[str] | None, frozenset
     return frozenset(), frozenset()
 
 
-def _to_resolve(g: Game, house: str, order_type: str) -> list[str]:
-    """The areas of the house's orders that resolve in this step, sorted. Whether an order does depends only on
-    its token and whether it was kept as a support (`Game.resolves_in_step`): looked up once per game."""
-    memo = g.__dict__.setdefault("_resolves_in_step", {})
-    out = []
+def _to_resolve_by_house(g: Game, order_type: str) -> dict[str, list[str]]:
+    """House -> the areas of its orders that resolve in this step, sorted, in one reading of the orders. Whether an
+    order does depends only on its token and whether it was kept as a support (`Game.resolves_in_step`): looked
+    up once per game."""
+    # order type -> {token: resolves?} for orders not kept as a support, {(token, kept): resolves?} for those
+    memo = g.__dict__.setdefault("_resolves_in_step", {}).setdefault(order_type, {})
+    out: dict[str, list[str]] = {}
     for area, o in g.state.orders.items():
-        if o["house"] != house:
-            continue
-        key = (o["order"], o.get("kept"), order_type)
+        key = o["order"] if len(o) == 2 else (o["order"], o.get("kept"))  # {"house", "order"}: not kept
         yes = memo.get(key)
         if yes is None:
             yes = memo[key] = g.resolves_in_step(o, order_type)
         if yes:
-            out.append(area)
-    out.sort()
+            house = o["house"]
+            if house in out:
+                out[house].append(area)
+            else:
+                out[house] = [area]
+    for areas in out.values():
+        areas.sort()
     return out
 
 
@@ -329,9 +337,33 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     left = dict(left or {kind: 1})
     left[kind] = left.get(kind, 1) - 1
     memo = {} if memo is None else memo
-    return [dest for dest in _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
+    candidates = _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
+    if candidates and _every_move_fits(g, house, origin, planned, candidates, memo):
+        return list(candidates)
+    return [dest for dest in candidates
             if _can_complete(g, house, origin, _after(planned, origin, dest), left,
                              dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
+
+
+def _every_move_fits(g: Game, house: str, origin: str, planned: dict[str, int], candidates: list[str],
+                     memo: dict) -> bool:
+    """Does one more unit fit the supply limits wherever it goes among `candidates` (so each passes
+    `_can_complete` at its first test)? One test of a position at least as large, area by area, as every one
+    those tests make: the moves so far, one more unit in every candidate at once, and the origin as full as
+    before the march (an attack on a neutral force may send its units back, R25.3). Smaller armies never fit
+    worse (R8.3: armies and limits paired largest first), so when that position fits, each of them does."""
+    key = ("every-move-fits", frozenset(planned.items()), tuple(candidates))
+    fits = memo.get(key)
+    if fits is None:
+        extra = dict(planned)
+        extra[origin] = 0
+        for dest in candidates:
+            extra[dest] = extra.get(dest, 0) + 1
+        counts = memo.get("unit-counts")
+        if counts is None:
+            counts = memo["unit-counts"] = control.unit_counts(g.state, house)
+        fits = memo[key] = g.fits_supply(house, extra, counts)
+    return fits
 
 
 def _neutral_force_reachable(g: Game, house: str, origin: str, area: str, moves: list[tuple[str, str]],

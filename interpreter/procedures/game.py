@@ -545,14 +545,37 @@ class Game(RulesHooks):
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
-        counts = {h: 0 for h in self.state.houses}
+        st = self.state
         changed = self.changed_areas()
-        for area, owner in control.land_controllers(self.state, self.board, self.board.castle_lands):
+        units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
+        # the count depends only on what is in the castle areas: their armies (an army's house never changes, and
+        # an army emptied leaves `units`), power tokens and neutral forces. Read them at C speed and reuse the
+        # last count while they are the same objects (it is asked after every march, muster and clean up; a
+        # castle level changed, R42.3, is read from the marks of the changed areas, copied)
+        areas = self.board.castle_land_ids
+        key = (tuple(map(units.get, areas)), tuple(map(tokens.get, areas)), tuple(map(neutral.__contains__, areas)),
+               tuple((a, tuple(marks)) for a, marks in changed.items()) if changed else ())
+        last = self.__dict__.get("_castle_count")
+        if last is not None and last[0] is st and last[1] == key:
+            return dict(last[2])
+        counts = dict.fromkeys(st.houses, 0)
+        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules
+        for area, home in self.board.castle_homes:
+            army = units.get(area)
+            if army and army["units"]:
+                owner = army["house"]  # R23.1, R23.5
+            else:
+                owner = tokens.get(area)  # R23.2
+                if owner is None:
+                    if home is None or area in neutral:
+                        continue
+                    owner = home  # R23.4.1 (a house in the game: `counts` has it)
             if owner in counts:
                 # only a changed area can have lost its printed castle (R42.3)
-                if area in changed and self.castle_level(area) == "none":
+                if changed and area in changed and self.castle_level(area) == "none":
                     continue
                 counts[owner] += 1
+        self._castle_count = (st, key, dict(counts))
         return counts
 
     def victory_points(self, house: str) -> int:
@@ -564,7 +587,10 @@ class Game(RulesHooks):
         order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
         if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
             return None
-        houses = victory.reached(self, victory.totals(self, table), self.may_win)
+        totals = victory.totals(self, table)
+        if max(totals.values(), default=0) < victory.lowest_threshold(self):
+            return None  # the common case: nobody is near (the full test below asks every house)
+        houses = victory.reached(self, totals, self.may_win)
         if len(houses) > 1 and self.__dict__.get("_round_end_check"):
             houses = sorted(houses, key=self.ranking_key)
         return houses[0] if houses else None
@@ -598,9 +624,27 @@ class Game(RulesHooks):
         house's `control.unit_counts`, when a caller testing many positions of one state read them once."""
         if counts is None:
             counts = control.unit_counts(self.state, house)
-        # the unit counts as they are: `control.fits_supply` keeps the armies and sorts them itself
-        sizes = control.unit_counts_with(counts, extra or {})
-        return control.fits_supply(sizes, self.supply_limits(house))
+        # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
+        # and muster option): the armies after the change, largest first, against the limits, largest first
+        if extra:
+            sizes = [n + extra.get(area, 0) for area, n in counts.items()]
+            sizes += [n for area, n in extra.items() if area not in counts]
+        else:
+            sizes = list(counts.values())
+        armies = sorted([n for n in sizes if n >= 2], reverse=True)
+        limits = self._sorted_limits(house)
+        if len(armies) > len(limits):
+            return False
+        return all(n <= lim for n, lim in zip(armies, limits))  # noqa: B905 (armies are no more than limits)
+
+    def _sorted_limits(self, house: str) -> tuple[int, ...]:
+        """The house's supply limits, largest first (R8.3), read once per supply level and game."""
+        level = self.state.houses[house].supply
+        cache = self.__dict__.setdefault("_limits_by_level", {})
+        limits = cache.get(level)
+        if limits is None:
+            limits = cache[level] = tuple(sorted(self.supply_limits(house), reverse=True))
+        return limits
 
     def destroy_unit(self, area: str, index: int, rule: str, why: str = "") -> list:
         house = self.state.units[area]["house"]

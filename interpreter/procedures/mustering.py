@@ -93,9 +93,14 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
             fits[there] = g.fits_supply(house, {where: 1}, counts)
         return fits[there]
 
+    have: dict[str, int] = {}  # the house's units by kind (`available_units`, from one reading of the board)
+    for army in g.state.units.values():
+        if army["house"] == house:
+            for u in army["units"]:
+                have[u[0]] = have.get(u[0], 0) + 1
     for kind, rec in sorted(kinds.items()):
         cost = rec.get("muster_cost")
-        if cost is None or g.available_units(house, kind) <= 0:
+        if cost is None or g.unit_limit(house, kind) - have.get(kind, 0) <= 0:
             continue
         if rec["domain"] == "land":
             if cost <= points and fits_one_more(area):

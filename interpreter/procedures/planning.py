@@ -75,24 +75,64 @@ def stars_used(g: Game, house: str) -> int:
     return _stars_in(g, _placed(g, house))
 
 
-def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
-    """`legal_tokens` and `placeable` from one reading of the house's orders (assign_orders asks both per area)."""
-    placed = _placed(g, house)
-    stars_left = max(0, star_limit(g, house) - _stars_in(g, placed))
+def _token_counts(g: Game) -> dict[str, int]:
+    """Token -> copies a house owns (`house_tokens` counted), once per game."""
+    counts = g.__dict__.get("_token_counts")
+    if counts is None:
+        counts = {}
+        for tok in house_tokens(g):
+            counts[tok] = counts.get(tok, 0) + 1
+        g._token_counts = counts
+    return counts
+
+
+def _is_star(g: Game, token: str) -> bool:
+    """Is the order token a special (★) one? Looked up once per token and game."""
+    stars = g.__dict__.setdefault("_star_tokens", {})
+    star = stars.get(token)
+    if star is None:
+        star = stars[token] = bool(g.rules.order(token)["star"])
+    return star
+
+
+def _tokens_left(g: Game, placed: list[str]) -> tuple[dict[str, int], int]:
+    """(token -> copies still unused, special orders among `placed`): what `_unused` and `_stars_in` count, by
+    token rather than by copy."""
+    left = dict(_token_counts(g))
+    stars_placed = 0
+    for tok in placed:
+        n = left.get(tok)
+        if n:
+            left[tok] = n - 1
+        if _is_star(g, tok):
+            stars_placed += 1
+    return left, stars_placed
+
+
+def _options(g: Game, left: dict[str, int], stars_left: int) -> tuple[list[str], int]:
+    """The legal tokens (sorted) and how many can still be placed, from the unused counts and the special
+    orders the house may still place."""
     forbidden, special = g.state.forbidden_orders, _special_tokens(g)
-    legal: set[str] = set()
+    legal: list[str] = []
     plain = stars = 0
-    for tok in _unused(g, placed):
-        if tok in forbidden:
+    for tok, n in left.items():
+        if not n or tok in forbidden:
             continue
         if tok in special:
-            stars += 1
+            stars += n
             if stars_left:
-                legal.add(tok)
+                legal.append(tok)
         else:
-            plain += 1
-            legal.add(tok)
-    return sorted(legal), plain + min(stars, stars_left)
+            plain += n
+            legal.append(tok)
+    legal.sort()
+    return legal, plain + min(stars, stars_left)
+
+
+def _legal_and_placeable(g: Game, house: str) -> tuple[list[str], int]:
+    """`legal_tokens` and `placeable` from one reading of the house's orders."""
+    left, stars_placed = _tokens_left(g, _placed(g, house))
+    return _options(g, left, max(0, star_limit(g, house) - stars_placed))
 
 
 def legal_tokens(g: Game, house: str, area: str) -> list[str]:
@@ -143,9 +183,12 @@ def assign_orders(g: Game) -> Proc:
             cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
             f = cursor.enter(g, PLACING, next=0)
         areas = st.areas_of(house)  # the units do not move in this phase
+        # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
+        left, stars_placed = _tokens_left(g, _placed(g, house))
+        limit = star_limit(g, house)
         for k in range(f["next"], len(areas)):
             area = areas[k]
-            options, room = _legal_and_placeable(g, house)  # legal_tokens and placeable at once
+            options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
@@ -161,6 +204,9 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
+            if left.get(token):
+                left[token] -= 1
+            stars_placed += _is_star(g, token)
         cursor.leave(g, f)
 
 

@@ -33,6 +33,16 @@ def threshold(g: Game, house: str) -> int:
     return (g.game_rec.get("victory_thresholds") or {}).get(house, g.game_rec["victory_points"])
 
 
+def lowest_threshold(g: Game) -> int:
+    """The smallest of the houses' thresholds: below it nobody wins (read once per game, the rules set is fixed)."""
+    low = g.__dict__.get("_lowest_threshold")
+    if low is None:
+        if not g.state.houses:
+            return 0
+        low = g._lowest_threshold = min(threshold(g, h) for h in g.state.houses)
+    return low
+
+
 def points(g: Game, house: str) -> int:
     """The points effects gave `house` (gain-victory-points)."""
     return g.state.modules.get(STATE_KEY, {}).get("points", {}).get(house, 0)
