@@ -56,7 +56,8 @@ from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.interpreter.core.decisions import IllegalDecision
 
 from .actions import ActionTable
-from .observe import Encoder, lean_view, view
+from .incremental import Observations
+from .observe import Encoder, view
 from .position import make_game, player_houses, returns, rules_for
 
 __all__ = ["env", "raw_env"]
@@ -89,6 +90,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.render_mode = render_mode
         self.action_table = ActionTable(self.rules, setup)
         self.encoder = Encoder(self.rules, setup, parts=self.FULL_OBSERVATION)
+        self._observations = Observations(self.encoder)  # each house's vector, re-encoded where the game changed
         low = -1.0 if self.FULL_OBSERVATION else 0.0  # v1: -1 is a March -1 order's bonus in a combat
         self.possible_agents = sorted(self.rules.setup(setup)["houses"])
         n = len(self.action_table)
@@ -186,7 +188,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self._mask_cache[1]
 
     def observe(self, agent: str) -> dict:
-        return {"observation": self.encoder.encode(lean_view(self.game, agent)),
+        return {"observation": self._observations.observe(self.game, agent),
                 "action_mask": self.action_mask(agent)}
 
     def view(self, agent: str) -> dict:
