@@ -241,6 +241,9 @@ class Observations:
         self.global_key: tuple | None = None  # what the public global block was written from
         self.own_blocks: dict[str, memoryview] = {}  # house -> its own house block, as it sees it
 
+    def __reduce__(self):  # a pickled or deep-copied environment starts its observations again (no memoryviews)
+        return (Observations, (self.encoder,))
+
     def observe(self, game, house: str) -> np.ndarray:
         """Exactly `encoder.encode(lean_view(game, house))`, as a new array; only what changed is encoded."""
         t = self.tracker

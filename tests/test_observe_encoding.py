@@ -198,3 +198,17 @@ def test_a_secret_answer_does_not_show_in_the_next_houses_incremental_observatio
         if len(found) == 2:
             return
     pytest.fail(f"only {found} found")
+
+
+def test_a_copied_or_pickled_environment_observes_alike():
+    import copy
+    import pickle
+
+    env = maester_v1.env(setup="base-3p")
+    env.reset(seed=4)
+    for _ in range(30):
+        env.last()
+        env.step(int(np.flatnonzero(env.action_mask(env.agent_selection))[0]))
+    for other in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        for h in env.agents:
+            assert np.array_equal(_agrees(other, h), env.observe(h)["observation"])
