@@ -212,3 +212,16 @@ def test_a_copied_or_pickled_environment_observes_alike():
     for other in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
         for h in env.agents:
             assert np.array_equal(_agrees(other, h), env.observe(h)["observation"])
+
+
+def test_the_single_agent_wrapper_observes_the_from_scratch_encoding():
+    from maester.env.wrappers import SingleAgentEnv
+
+    env = SingleAgentEnv("base-3p", opponents="random", rounds=2)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        assert np.array_equal(obs, env.encoder.encode(lean_view(env.game, env.house)))
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if done:
+            break
