@@ -23,7 +23,8 @@ Actions
 
 Observations
     `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
-    is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`), the house's
+    is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`; computed by
+    `maester.env.incremental.Observations`, which re-encodes only what changed since the last one), the house's
     information set only: others' orders face down until revealed, bids hidden until revealed, the
     opponent's house card until both are chosen, deck orders never, the top wildling card only to the
     house that looked. `env.view(house)` returns the same information as a plain dict.
