@@ -31,7 +31,7 @@ import numpy as np
 
 from maester.interpreter.mod.state import DragonsState
 
-from .features import NONE, combat_view, dragons_view
+from .features import CARDS_SHOWN_AFTER, NONE, SIDES, STAGES, combat_view, dragons_view
 from .observe import (
     AFTER_REVEAL,
     DECISION_KINDS,
@@ -316,9 +316,27 @@ class Observations:
         if "combat" in self.parts:
             c = t.state.step.get("combat")
             if c and self._fights(c, house):
-                self._part(mv, game, "combat", house)
+                self._combat_own(mv, c, house)
         if mine and "context" in self.parts:
             self._context(mv, game, house)
+
+    def _combat_own(self, mv, c: dict, house: str) -> None:
+        """What a side of the combat (or its commander) sees beyond the public: that it is the attacker or the
+        defender, and its own house card as soon as chosen (features.combat_view, CombatPart.encode)."""
+        p, o = self.parts["combat"], self.part_at["combat"]
+        at, actors = p.layout.at, self.tracker.actors
+        d = c["defender"]
+        mv[o + at["me"]] = c["attacker"] == house
+        mv[o + at["me"] + 1] = d == house
+        stage = STAGES.index(c["stage"]) if c["stage"] in STAGES else 0
+        if stage > CARDS_SHOWN_AFTER:  # every card chosen is public by now
+            return
+        cards = c["cards"]
+        for side, side_house in zip(SIDES, (c["attacker"], d), strict=True):
+            card = cards.get(side_house)
+            if card is not None and (side_house == house or actors.get(side_house, side_house) == house) \
+                    and card in p.cards:
+                mv[o + at[f"card.{side}"] + p.cards[card]] = 1.0
 
     def _fights(self, c: dict, house: str) -> bool:
         """Does `house` see the combat otherwise than the public: a side of it, or a house whose card it sees?"""
