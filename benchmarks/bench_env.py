@@ -4,7 +4,8 @@ Measured side by side in one run, and printed as ratios:
 
 1. **env step / engine**: the same random games (same seeds, same choices) played by calling the engine
    directly (`game.answer(option)`) and through `maester_v0` (`env.step(action id)` after reading the action
-   mask, the way an agent must); also with a full observation (`env.last()`) at every step.
+   mask, the way an agent must); also with a full observation (`env.last()`) at every step, of `maester_v1` (the
+   complete public observation, the goal's line) and of `maester_v0` (its first three sections).
 2. **engine now / engine at RELEASE**: complete random games per second of this checkout and of the release
    commit (default c664a6b) checked out beside it in a temporary git worktree, each run in a fresh child
    process, alternating, best of `--repeats`.
@@ -78,10 +79,10 @@ def engine_loop(rules, setup: str, seeds: range) -> tuple[float, int]:
     return time.process_time() - t0, n
 
 
-def env_loop(rules, setup: str, seeds: range, observe: bool) -> tuple[float, int]:
-    from maester.env import maester_v0
+def env_loop(rules, setup: str, seeds: range, observe: bool, version: str = "v0") -> tuple[float, int]:
+    from maester.env import maester_v0, maester_v1
 
-    env = maester_v0.env(setup=setup, rules=rules)
+    env = (maester_v1 if version == "v1" else maester_v0).env(setup=setup, rules=rules)
     table = env.action_table
     t0, n = time.process_time(), 0
     for seed in seeds:
@@ -128,31 +129,40 @@ def main(argv=None, rules=None) -> dict:
     rules = rules or rules_for(None)
     seeds = range(args.seed, args.seed + args.games)
     engine_loop(rules, args.setup, range(args.seed, args.seed + 1))  # warm caches on both sides
-    env_loop(rules, args.setup, range(args.seed, args.seed + 1), False)
-    runs: dict[str, list] = {"engine": [], "step": [], "observe": []}
+    for version in ("v0", "v1"):
+        env_loop(rules, args.setup, range(args.seed, args.seed + 1), True, version)
+    loops = {"engine": lambda: engine_loop(rules, args.setup, seeds),
+             "step": lambda: env_loop(rules, args.setup, seeds, observe=False),
+             "observe_v0": lambda: env_loop(rules, args.setup, seeds, observe=True, version="v0"),
+             "observe": lambda: env_loop(rules, args.setup, seeds, observe=True, version="v1")}
+    runs: dict[str, list] = {k: [] for k in loops}
     for _ in range(args.repeats):  # alternate the loops, keep each one's best: a busy moment hurts all alike
-        runs["engine"].append(engine_loop(rules, args.setup, seeds))
-        runs["step"].append(env_loop(rules, args.setup, seeds, observe=False))
-        runs["observe"].append(env_loop(rules, args.setup, seeds, observe=True))
-    (eng_s, n), (step_s, n2), (obs_s, n3) = (min(runs[k]) for k in ("engine", "step", "observe"))
-    if not n == n2 == n3:
-        raise SystemExit(f"the loops played different games ({n}, {n2}, {n3} decisions)")
-    # each repeat's own ratios (its three loops ran back to back): the median and the spread
-    step_r = [s / e for (s, _), (e, _) in zip(runs["step"], runs["engine"], strict=True)]
-    obs_r = [o / e for (o, _), (e, _) in zip(runs["observe"], runs["engine"], strict=True)]
+        for k, loop in loops.items():
+            runs[k].append(loop())
+    best = {k: min(v) for k, v in runs.items()}
+    n = best["engine"][1]
+    if any(b[1] != n for b in best.values()):
+        raise SystemExit(f"the loops played different games ({ {k: b[1] for k, b in best.items()} } decisions)")
+    # each repeat's own ratios (its loops ran back to back): the median and the spread
+    ratios = {k: [s / e for (s, _), (e, _) in zip(runs[k], runs["engine"], strict=True)] for k in loops}
+    step_r, obs_r, obs0_r = ratios["step"], ratios["observe"], ratios["observe_v0"]
+    us = {k: 1e6 * b[0] / n for k, b in best.items()}
     result = {"setup": args.setup, "games": args.games, "decisions": n,
-              "engine_us_per_decision": 1e6 * eng_s / n, "env_us_per_step": 1e6 * step_s / n,
-              "env_observe_us_per_step": 1e6 * obs_s / n,
+              "engine_us_per_decision": us["engine"], "env_us_per_step": us["step"],
+              "env_observe_us_per_step": us["observe"], "env_observe_v0_us_per_step": us["observe_v0"],
               "step_ratio": statistics.median(step_r), "observe_ratio": statistics.median(obs_r),
-              "step_ratios": step_r, "observe_ratios": obs_r}
+              "observe_v0_ratio": statistics.median(obs0_r),
+              "step_ratios": step_r, "observe_ratios": obs_r, "observe_v0_ratios": obs0_r}
     print(f"{args.games} random {args.setup} games, {n} decisions, the same choices in every loop "
           f"(CPU time, best of {args.repeats}; ratios: median of the {args.repeats} rounds, lowest-highest)")
-    print(f"  engine directly:          {result['engine_us_per_decision']:8.1f} us/decision")
-    print(f"  env.step (+ action mask): {result['env_us_per_step']:8.1f} us/step   "
+    print(f"  engine directly:                     {us['engine']:8.1f} us/decision")
+    print(f"  env.step (+ action mask):            {us['step']:8.1f} us/step   "
           f"ratio {result['step_ratio']:.2f}x ({min(step_r):.2f}-{max(step_r):.2f}x; goal <= 1.3x)")
-    print(f"  env.step + env.last():    {result['env_observe_us_per_step']:8.1f} us/step   "
-          f"ratio {result['observe_ratio']:.2f}x ({min(obs_r):.2f}-{max(obs_r):.2f}x; goal <= 1.5x: a full "
+    print(f"  env.step + env.last(), maester_v1:   {us['observe']:8.1f} us/step   "
+          f"ratio {result['observe_ratio']:.2f}x ({min(obs_r):.2f}-{max(obs_r):.2f}x; goal <= 1.5x: the complete "
           "observation vector every step)")
+    print(f"  env.step + env.last(), maester_v0:   {us['observe_v0']:8.1f} us/step   "
+          f"ratio {result['observe_v0_ratio']:.2f}x ({min(obs0_r):.2f}-{max(obs0_r):.2f}x; v0's sections only)")
     known = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{args.release}^{{commit}}"],
                            capture_output=True).returncode == 0
     if not args.no_release and not known:

@@ -113,6 +113,11 @@ class ActionTable:
 
     def ids_of(self, values: Iterable, decision=None) -> list[int]:
         words, ints = self._words, self._ints
+        values = values if isinstance(values, (list, tuple)) else list(values)
+        try:  # most answers are words: one C loop (a number, a tuple or an unknown value takes the loop below)
+            return list(map(words.__getitem__, values))
+        except (KeyError, TypeError):
+            pass
         out = []
         for v in values:
             i = words.get(v) if type(v) is str else ints.get(v) if type(v) is int else None

@@ -311,8 +311,8 @@ class DragonsPart:
                 out[o + at["bank"] + s * nl + self.loans[ln]] = 1.0
             else:
                 out[o + at["bank_empty"] + s] = 1.0
-        g = o + at["globals"]
-        out[g:g + 3] = (m["loan_deck_size"], m["dragon_strength"], len(m["dragon_tokens"]))
+        g = o + at["globals"]  # item by item: `out` may be a memoryview (env/incremental.py)
+        out[g], out[g + 1], out[g + 2] = m["loan_deck_size"], m["dragon_strength"], len(m["dragon_tokens"])
 
 
 class RemovedPart:

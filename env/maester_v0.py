@@ -29,7 +29,8 @@ Actions
 
 Observations
     `Dict(observation=Box(0, inf, (size,), float32), action_mask=Box(0, 1, (n,), int8))`. `observation`
-    is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`), the house's
+    is `Encoder.encode(view(game, house))` (layout in `maester.env.observe.Encoder`; computed by
+    `maester.env.incremental.Observations`, which re-encodes only what changed since the last one), the house's
     information set only: others' orders face down until revealed, bids hidden until revealed, the
     opponent's house card until both are chosen, deck orders never, the top wildling card only to the
     house that looked. `env.view(house)` returns the same information as a plain dict.
@@ -63,7 +64,8 @@ from maester.interpreter.core.decisions import IllegalDecision
 from maester.interpreter.effects.pregame import seats
 
 from .actions import ActionTable
-from .observe import Encoder, lean_view, view
+from .incremental import Observations
+from .observe import Encoder, view
 from .position import make_game, player_houses, returns, rules_for
 
 __all__ = ["env", "raw_env"]
@@ -96,6 +98,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.render_mode = render_mode
         self.action_table = ActionTable(self.rules, setup)
         self.encoder = Encoder(self.rules, setup, parts=self.FULL_OBSERVATION)
+        self._observations = Observations(self.encoder)  # each house's vector, re-encoded where the game changed
         low = -1.0 if self.FULL_OBSERVATION else 0.0  # v1: -1 is a March -1 order's bonus in a combat
         self.possible_agents = sorted(self.rules.setup(setup)["houses"])
         n = len(self.action_table)
@@ -213,7 +216,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self._mask_cache[1]
 
     def observe(self, agent: str) -> dict:
-        return {"observation": self.encoder.encode(lean_view(self.game, agent)),
+        return {"observation": self._observations.observe(self.game, agent),
                 "action_mask": self.action_mask(agent)}
 
     def view(self, agent: str) -> dict:

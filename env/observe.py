@@ -92,7 +92,7 @@ def known_wildling_top(game, house: str) -> str | None:
     return deck[0] if e.get("house") == house and e["secret"]["card"] == deck[0] else None
 
 
-def _unrevealed(game, house: str) -> dict:
+def unrevealed_cards(game, house: str) -> dict:
     """The house cards chosen for the combat in progress and not revealed yet, of houses other than `house`: a
     played card is held apart from its hand from the moment it is chosen (R20.1.1), but which one stays secret until
     the reveal, so the others still see it among the hand they know."""
@@ -113,7 +113,7 @@ def view(game, house: str) -> dict:
         orders[area] = {"house": o["house"], "order": o["order"] if (revealed or mine) else HIDDEN}
     houses = {}
     points = {h: game.victory_points(h) for h in st.houses}  # as the rules set counts (points included)
-    secret = _unrevealed(game, house)
+    secret = unrevealed_cards(game, house)
     for h, hs in st.houses.items():
         vassal = h in ms.vassals
         sees_hand = h == house or not vassal or game.actor(h) == house
@@ -170,7 +170,7 @@ def lean_view(game, house: str) -> dict:
     points = game.victory_table()
     vassals = ms.vassals
     houses = {}
-    secret = _unrevealed(game, house)
+    secret = unrevealed_cards(game, house)
     for h, hs in st.houses.items():
         hidden = h in vassals and h != house and actor(h) != house
         hand = hs.hand + [secret[h]] if h in secret else hs.hand  # a copy only then: the state's list otherwise

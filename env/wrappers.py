@@ -39,7 +39,8 @@ from gymnasium import spaces
 from maester.interpreter.core.decisions import IllegalDecision
 
 from .actions import ActionTable
-from .observe import Encoder, lean_view
+from .incremental import Observations
+from .observe import Encoder
 from .policy import PolicyAgent, PolicyContext, is_plugin
 from .position import make_game, player_houses, returns, rules_for
 
@@ -60,6 +61,7 @@ class SingleAgentEnv(gym.Env):
         self.setup, self.variant, self.rounds, self.tides = setup, variant, rounds, tides_of_battle
         self.table = ActionTable(self.rules, setup)
         self.encoder = Encoder(self.rules, setup)
+        self._observations = Observations(self.encoder)  # the learner's and the opponents' vectors, kept up to date
         self.opponents, self.fixed_house = opponents, house
         self.illegal_action, self.illegal_penalty = illegal_action, float(illegal_penalty)
         self.render_mode = render_mode
@@ -158,7 +160,7 @@ class SingleAgentEnv(gym.Env):
         return mask
 
     def _obs(self) -> np.ndarray:
-        return self.encoder.encode(lean_view(self.game, self.house))
+        return self._observations.observe(self.game, self.house)
 
     def _info(self) -> dict:
         d = self.game.decision
@@ -196,7 +198,7 @@ class _PolicySeat:
         env = self.env
         if env.opponent is None:
             return env._fallback.act(game, d)
-        obs = env.encoder.encode(lean_view(game, d.house))
+        obs = env._observations.observe(game, d.house)
         mask = np.zeros(len(env.table), dtype=np.int8)
         mask[env.table.ids_of(d.options, d)] = 1
         a = int(env.opponent.act(obs, mask, d))

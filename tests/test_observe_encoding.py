@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from maester.env import maester_v0
+from maester.env import maester_v0, maester_v1
 from maester.env.observe import DECISION_KINDS, HIDDEN, PHASES, lean_view, view
 
 
@@ -100,3 +100,128 @@ def test_the_fast_encoder_gives_the_reference_vector(setup):
             env.step(int(rng.choice(np.flatnonzero(mask))))
             steps += 1
     assert steps >= 300
+
+
+def _agrees(env, house) -> np.ndarray:
+    """The environment's observation (kept up to date by env/incremental.py) is exactly the from-scratch encoding,
+    and its first three sections are the reference's."""
+    enc = env.encoder
+    obs = env.observe(house)["observation"]
+    v = lean_view(env.game, house)
+    assert obs.dtype == np.float32 and obs.shape == (enc.size,)
+    assert np.array_equal(obs, enc.encode(v)), f"{house} at decision {env.game.decision_count}"
+    board = sum(enc.sections[s] for s in ("areas", "houses", "global"))
+    assert np.array_equal(obs[:board], reference_encode(enc, v)[:board])
+    return obs
+
+
+@pytest.mark.parametrize("setup", ["base-6p", "mod-8p"])
+def test_the_incremental_observation_is_the_from_scratch_encoding_at_every_step(setup):
+    """Every step of random games, the house asked and another one (every house now and then), through a clone
+    played on and put back, an undo, an edit of the state by hand and a reset in the middle of a game."""
+    env = maester_v1.env(setup=setup, tides_of_battle=True)
+    steps = 0
+    for seed in (1, 2, 3):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        kept = None
+        while not env.game.over and steps < 400 * seed:
+            houses = env.agents if steps % 40 == 0 else [env.agent_selection, env.agents[steps % len(env.agents)]]
+            before = {h: _agrees(env, h) for h in houses}
+            frozen = {h: v.copy() for h, v in before.items()}
+            if steps % 97 == 10:
+                kept = env.game.clone()  # a search keeps a copy, plays on, then puts it back
+            if steps % 97 == 20 and kept is not None:
+                env.game, kept = kept, None
+                env._select()
+                _agrees(env, env.agent_selection)
+            if steps % 151 == 30 and env.game.answers:
+                env.game.undo()
+                env._select()
+                _agrees(env, env.agent_selection)
+            if steps % 173 == 40:  # an edit by hand: a garrison and a house's power
+                area = env.encoder.areas[steps % len(env.encoder.areas)]
+                env.game.state.garrisons[area] = 3
+                env.game.state.houses[env.agents[0]].power += 1
+                for h in env.agents:
+                    _agrees(env, h)
+            mask = env.action_mask(env.agent_selection)
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+            steps += 1
+            for h, v in before.items():  # an observation returned earlier never changes afterwards
+                assert np.array_equal(v, frozen[h])
+        if seed == 2:  # a reset in the middle of a game: the next one starts from scratch
+            env.reset(seed=7)
+            for h in env.agents:
+                _agrees(env, h)
+    assert steps >= 1000
+
+
+def test_the_incremental_observation_of_maester_v0_is_its_encoding():
+    env = maester_v0.env(setup="mod-4p-with-targaryen")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        if env.game.over:
+            break
+        for h in env.agents:
+            _agrees(env, h)
+        env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+
+
+def test_a_secret_answer_does_not_show_in_the_next_houses_incremental_observation():
+    """Two branches of a game that differ by a face-down order or a house card: the next house's observation, kept
+    up to date since the shared start, is the same in both (and the house who answered sees its answer)."""
+    from maester.env.incremental import Observations
+
+    env = maester_v1.env(setup="base-3p")
+    found = set()
+    for seed in range(1, 40):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.game.over and len(found) < 2:
+            d = env.game.decision
+            if d.kind in ("place-order", "house-card") and d.kind not in found and len(d.options) > 1:
+                a, b = env.game.clone(), env.game.clone()
+                seen_a, seen_b = Observations(env.encoder), Observations(env.encoder)
+                for h in env.agents:  # both follow the game from here, then see only what changed
+                    seen_a.observe(a, h)
+                    seen_b.observe(b, h)
+                a.answer(d.options[0])
+                b.answer(d.options[-1])
+                if a.decision and b.decision and a.decision.house == b.decision.house != d.house:
+                    nxt = a.decision.house
+                    assert np.array_equal(seen_a.observe(a, nxt), seen_b.observe(b, nxt))
+                    assert not np.array_equal(seen_a.observe(a, d.house), seen_b.observe(b, d.house))
+                    found.add(d.kind)
+            env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+        if len(found) == 2:
+            return
+    pytest.fail(f"only {found} found")
+
+
+def test_a_copied_or_pickled_environment_observes_alike():
+    import copy
+    import pickle
+
+    env = maester_v1.env(setup="base-3p")
+    env.reset(seed=4)
+    for _ in range(30):
+        env.last()
+        env.step(int(np.flatnonzero(env.action_mask(env.agent_selection))[0]))
+    for other in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        for h in env.agents:
+            assert np.array_equal(_agrees(other, h), env.observe(h)["observation"])
+
+
+def test_the_single_agent_wrapper_observes_the_from_scratch_encoding():
+    from maester.env.wrappers import SingleAgentEnv
+
+    env = SingleAgentEnv("base-3p", opponents="random", rounds=2)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        assert np.array_equal(obs, env.encoder.encode(lean_view(env.game, env.house)))
+        obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if done:
+            break
