@@ -108,6 +108,14 @@ def test_a_bad_plugin_is_a_clear_error(tmp_path):
         assert r.exit_code == 1 and said in r.output and "Traceback" not in r.output, r.output
 
 
+def test_a_plugin_whose_factory_fails_is_one_error_naming_it(tmp_path):
+    (tmp_path / "broken.py").write_text("def make(context):\n    raise FileNotFoundError('no model at m.zip')\n")
+    r = runner.invoke(app, ["simulate", "-n", "1", "--rounds", "1", "--agents", f"heuristic,stark={tmp_path}/broken.py:make",
+                            "--workers", "0", "-o", str(tmp_path / "out")])
+    assert r.exit_code == 1 and "Traceback" not in r.output and "internal error" not in r.output, r.output
+    assert "its factory failed for stark (FileNotFoundError: no model at m.zip)" in r.output
+
+
 def test_the_maskable_ppo_example_runs_a_few_hundred_steps_and_its_model_plugs_in(tmp_path):
     pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (pip install 'maester[rl]')")
     import importlib.util

@@ -46,6 +46,7 @@ KIND_SETS = {
     "cards-bids": ("place-order", "house-card", "support", "influence-bid", "wildling-bid", "leave-power", "raid",
                    "consolidate", "blade", "tides-redraw"),
 }
+MODEL_FORMAT = "maester-ppo-example/1"  # the .json beside a saved model: what make_policy needs to use it
 DEFAULTS = {"kinds": "orders-marches", "rounds": 3, "shaping": 0.1, "timesteps": 30_000, "n_envs": 4,
             "n_steps": 512, "net": (64, 64), "epochs": 6, "lr": 3e-4}
 
@@ -174,6 +175,9 @@ def make_policy(context):
     if not path or not os.path.exists(path):
         raise FileNotFoundError("set MAESTER_PPO_MODEL to a model saved by examples/rl/train_maskable_ppo.py")
     meta = json.loads(Path(path).with_suffix(".json").read_text())
+    if meta.get("format") != MODEL_FORMAT:
+        raise ValueError(f"{Path(path).with_suffix('.json')} is not a {MODEL_FORMAT} file (an earlier version of "
+                         "this script wrote other fields): retrain the model")
     where = {f.name: i for i, f in enumerate(context.encoder.feature_names())}
     missing = [n for n in meta["features"] if n not in where]
     if missing or meta["setup"] != context.setup or meta["actions"] != context.action_table.digest:
@@ -194,8 +198,8 @@ def save(model, path: str) -> None:
     meta, rules = model.maester, rules_for(None)
     names = Encoder(rules, meta["setup"]).feature_names()
     Path(path).with_suffix(".json").write_text(json.dumps(
-        {"setup": meta["setup"], "actions": ActionTable(rules, meta["setup"]).digest, "kinds": meta["kinds"],
-         "features": [names[i].name for i in meta["keep"]]}) + "\n")
+        {"format": MODEL_FORMAT, "setup": meta["setup"], "actions": ActionTable(rules, meta["setup"]).digest,
+         "kinds": meta["kinds"], "features": [names[i].name for i in meta["keep"]]}) + "\n")
 
 
 def main(argv: list[str] | None = None) -> dict:
