@@ -123,7 +123,14 @@ class PolicyAgent:
 
     def __init__(self, kind: str, context: PolicyContext):
         self.kind, self.context = kind, context
-        self.policy = load_factory(kind)(context)
+        factory = load_factory(kind)
+        try:
+            self.policy = factory(context)
+        except MaesterError:
+            raise
+        except Exception as e:  # the plug-in's own failure (a missing model file, ...): its message, not a bug here
+            raise _fail("policy-factory-failed", f"agent '{kind}': its factory failed for {context.house} "
+                        f"({type(e).__name__}: {e})", "fix the policy or what it reads") from e
         self._default = None  # the heuristic agent, made when the policy first leaves a decision to it
         if not callable(getattr(self.policy, "act", None)):
             raise _fail("bad-policy", f"agent '{kind}': the factory returned {type(self.policy).__name__}, which "

@@ -1,9 +1,10 @@
 """Seats: which agent plays which house of a game. Agents are dealt player houses only, never vassals.
 
-- A house named in `--agents HOUSE=KIND` plays in every game. In a setup that draws its player houses
-  (Mother of Dragons with fewer players than houses, R31.1), the named houses are made players and the other
-  players are drawn by the game's seed (`players_for`); naming more houses than there are players, or a house
-  of another setup, is an error.
+- A house named in `--agents HOUSE=KIND` plays in every game, so it must be a player house in every game of the
+  setup: in a setup that draws its player houses (Mother of Dragons with fewer players than houses, R31.1), a
+  house the seed could make a vassal is refused (`check_named`: its agent would sit out the games where it is a
+  vassal, or naming it would change who plays); only the houses that are never vassals (Targaryen) may be named
+  there, and the players are the seed's own draw whatever is named. A house of another setup is an error too.
 - A *seat* is an index into the game's player houses, sorted: `seat 0` is the first player house of that game;
   in a game whose rules set draws the seats' houses (`assign-houses`), an index into the drawn seats instead
   (`seat 0` plays the house the first seat drew).
@@ -14,7 +15,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
@@ -35,35 +35,32 @@ def draws_players(rules: Rules, setup: str) -> bool:
     return rec["players"] < len(rec["houses"])
 
 
+def player_houses_note(rules: Rules, setup: str) -> str:
+    """Which houses play in every game of the setup, in words (for errors and hints)."""
+    rec = rules.setup(setup)
+    fixed = always_players(rules, setup)
+    if not draws_players(rules, setup):
+        return f"every house of '{setup}' plays in every game: {', '.join(fixed)}"
+    return (f"in '{setup}' each game's seed draws {rec['players']} player houses among "
+            f"{', '.join(sorted(rec['houses']))}"
+            + (f"; only {', '.join(fixed)} plays in every game" if fixed else "; no house plays in every game"))
+
+
 def check_named(rules: Rules, setup: str, named: Iterable[str], diags: Diagnostics) -> None:
-    """Named houses must be houses of the setup that can all be players at once."""
+    """Named houses must be houses of the setup that are player houses in every game of it (never vassals)."""
     rec = rules.setup(setup)
     houses = sorted(rec["houses"])
-    named = list(dict.fromkeys(named))
-    for h in named:
+    fixed = always_players(rules, setup)
+    for h in dict.fromkeys(named):
         if h not in houses:
             diags.error("unknown-house", f"'{h}' is not a house of setup '{setup}'", None,
                         "houses: " + ", ".join(houses))
-    fixed = always_players(rules, setup)
-    must = sorted((set(named) & set(houses)) | set(fixed))
-    if len(must) > rec["players"]:
-        diags.error("too-many-houses", f"setup '{setup}' has {rec['players']} player houses, but {len(must)} must "
-                    f"play: {', '.join(must)}" + (f" ({', '.join(fixed)} always play)" if fixed and draws_players(
-                        rules, setup) else ""), None, "name fewer houses (the others are vassals, who never decide)")
-
-
-def players_for(rules: Rules, setup: str, seed: int, named: Iterable[str]) -> list[str] | None:
-    """The player houses of a game whose named houses must play: None (the seed's own draw) when nothing is
-    named or the setup has no vassals; else the named and always-playing houses plus the rest drawn from the
-    seed (a generator of its own, so the choice is reproducible)."""
-    named = sorted(set(named))
-    if not named or not draws_players(rules, setup):
-        return None
-    rec = rules.setup(setup)
-    chosen = sorted(set(named) | set(always_players(rules, setup)))
-    pool = sorted(h for h in rec["houses"] if h not in chosen)
-    chosen += random.Random(seed).sample(pool, rec["players"] - len(chosen))
-    return chosen
+        elif h not in fixed:
+            diags.error("vassal-house", f"--agents names '{h}', but '{h}' is not a player house in every game of "
+                        f"setup '{setup}': the seed may make it a vassal, who never decides (R31.1); "
+                        + player_houses_note(rules, setup), None,
+                        "give one kind for every player house (e.g. --agents search), or rotate an agent over the "
+                        "seats with maester tournament" + (f"; or name {' or '.join(fixed)}" if fixed else ""))
 
 
 def deal(players: list[str], named: dict[str, str], seats: dict[int, str], default: str,

@@ -66,7 +66,7 @@ def parse_agents(text: str, houses: Iterable[str] | None = None, rules=None,
                  setup: str | None = None) -> tuple[str, dict[str, str]]:
     """`heuristic` or `stark=search,lannister=random` (others: the plain kind given, else random). A kind is
     built in (`AGENT_KINDS`) or a plug-in `module:factory` (policy.py). With `rules` and `setup`, a named house
-    must be a house of the setup that can play (seats.py: it is made a player in every game, never a vassal)."""
+    must be a player house in every game of the setup (seats.py: never one the seed could make a vassal)."""
     from .policy import check_kind, normalise
     from .seats import check_named
 
@@ -96,11 +96,11 @@ def parse_agents(text: str, houses: Iterable[str] | None = None, rules=None,
 def play_game(spec: GameSpec) -> dict:
     """Play one game to its end; the record a results table holds."""
     from .position import make_game, player_houses, rules_for
-    from .seats import deal, players_for
+    from .seats import deal
 
     rules = rules_for(spec.variant)
-    game = make_game(rules, spec.setup, spec.seed, spec.rounds, spec.tides_of_battle,
-                     players_for(rules, spec.setup, spec.seed, spec.agents))
+    # the seed draws the player houses; named houses play in every game of the setup (seats.check_named)
+    game = make_game(rules, spec.setup, spec.seed, spec.rounds, spec.tides_of_battle)
     from maester.interpreter.effects.pregame import seats, seats_drawn
 
     houses = sorted(game.state.houses)

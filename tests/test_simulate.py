@@ -195,20 +195,55 @@ def test_tournament_deals_player_houses_only_rotating_every_deal_over_every_seat
 
 
 def test_simulate_named_house_always_plays_and_bad_names_are_errors(tmp_path):
+    """Targaryen is never a vassal (R31.1): it may be named, and the players are the seed's own draw."""
+    from maester.env.position import player_houses
+
     r = runner.invoke(app, ["simulate", "-n", "3", "--rounds", "1", "--setup", "mod-4p-with-targaryen",
-                            "--agents", "random,stark=heuristic", "--workers", "0", "-o", str(tmp_path)])
+                            "--agents", "random,targaryen=heuristic", "--workers", "0", "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     games = json.loads((tmp_path / "games.json").read_text())
-    assert all(g["agents"]["stark"] == "heuristic" and "targaryen" in g["agents"] and len(g["agents"]) == 4
-               for g in games)
+    for g in games:
+        assert g["agents"]["targaryen"] == "heuristic" and len(g["agents"]) == 4
+        drawn = player_houses(make_game(rules_for(None), "mod-4p-with-targaryen", g["seed"], 1))
+        assert sorted(g["agents"]) == drawn  # naming an agent does not change who plays
     r = runner.invoke(app, ["simulate", "--agents", "heuristic,dorne=search", "--workers", "0", "-o",
                             str(tmp_path / "x")])
     assert r.exit_code == 1 and "'dorne' is not a house of setup 'base-3p'" in r.output
     assert "Traceback" not in r.output
-    r = runner.invoke(app, ["simulate", "--setup", "mod-3p", "--agents", "stark=search,arryn=random,tyrell=random,martell=random",
-                            "--workers", "0", "-o", str(tmp_path / "y")])
-    assert r.exit_code == 1 and "setup 'mod-3p' has 3 player houses, but 4 must play" in r.output
-    assert not (tmp_path / "y").exists()
+
+
+@pytest.mark.parametrize("setup, fixed", [("mod-4p-with-targaryen", "targaryen"), ("mod-3p", None)])
+def test_simulate_refuses_an_agent_named_for_a_house_the_seed_may_make_a_vassal(tmp_path, setup, fixed):
+    """Issue 25: in a setup that draws its players, a house that can be a vassal never decides in some games; an
+    agent named for it is one error (which house, why, the houses that always play, a hint), with --json too."""
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["simulate", "-n", "2", "--rounds", "1", "--setup", setup, "--agents",
+                            "random,stark=heuristic", "--workers", "0", "-o", str(out)])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert f"'stark' is not a player house in every game of setup '{setup}'" in r.output
+    assert "the seed may make it a vassal" in r.output and "[vassal-house]" in r.output
+    assert (f"only {fixed} plays in every game" if fixed else "no house plays in every game") in r.output
+    assert "maester tournament" in r.output and not out.exists()
+    r = runner.invoke(app, ["simulate", "-n", "2", "--setup", setup, "--agents", "stark=heuristic,arryn=search",
+                            "--workers", "0", "-o", str(out), "--json"])
+    doc = json.loads(r.output)
+    assert r.exit_code == 1 and doc["ok"] is False and doc["exit_code"] == 1
+    assert [(d["code"], d["message"].split(":")[0]) for d in doc["diagnostics"]] == [
+        ("vassal-house", "--agents names 'stark', but 'stark' is not a player house in every game of setup "
+                         f"'{setup}'"),
+        ("vassal-house", "--agents names 'arryn', but 'arryn' is not a player house in every game of setup "
+                         f"'{setup}'")]
+    assert all("tournament" in d["hint"] for d in doc["diagnostics"]) and not out.exists()
+
+
+def test_tournament_refuses_a_house_named_in_its_agents():
+    """A tournament seats its agents itself: `stark=search` is one clear error naming the houses that always play."""
+    for extra in ([], ["--json"]):
+        r = runner.invoke(app, ["tournament", "--setup", "mod-4p-with-targaryen", "--agents", "stark=search,heuristic",
+                                "--games", "4", "--workers", "0", *extra])
+        assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+        text = json.loads(r.output)["diagnostics"][0]["message"] if extra else r.output
+        assert "'stark=search' names a house" in text and "only targaryen plays in every game" in text
 
 
 def test_isearch_answers_legally_and_its_benchmark_runs():

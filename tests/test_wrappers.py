@@ -108,16 +108,40 @@ def test_a_bad_plugin_is_a_clear_error(tmp_path):
         assert r.exit_code == 1 and said in r.output and "Traceback" not in r.output, r.output
 
 
-def test_the_maskable_ppo_example_runs_a_few_hundred_steps():
+def test_a_plugin_whose_factory_fails_is_one_error_naming_it(tmp_path):
+    (tmp_path / "broken.py").write_text("def make(context):\n    raise FileNotFoundError('no model at m.zip')\n")
+    r = runner.invoke(app, ["simulate", "-n", "1", "--rounds", "1", "--agents", f"heuristic,stark={tmp_path}/broken.py:make",
+                            "--workers", "0", "-o", str(tmp_path / "out")])
+    assert r.exit_code == 1 and "Traceback" not in r.output and "internal error" not in r.output, r.output
+    assert "its factory failed for stark (FileNotFoundError: no model at m.zip)" in r.output
+
+
+def test_the_maskable_ppo_example_runs_a_few_hundred_steps_and_its_model_plugs_in(tmp_path):
     pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed (pip install 'maester[rl]')")
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("train_maskable_ppo", ROOT / "examples/rl/train_maskable_ppo.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    model = mod.train(256, rounds=1, n_steps=128)
+    from maester.env.observe import Encoder
+    from maester.env.position import rules_for
+
+    names = [f.name for f in Encoder(rules_for(None), "base-3p").feature_names()]
+    keep = mod.active_features("base-3p", games=2)
+    assert 0 < len(keep) < len(names) and not any(names[i].startswith("dragons.") for i in keep)  # zeros in base
+    model = mod.train(256, rounds=1, n_envs=2, n_steps=128, keep=keep)
     res = mod.evaluate(model, 3, rounds=1)
     assert res["games"] == 3 and 0 <= res["wins"] <= 3 and res["low"] - 1e-9 <= res["rate"] <= res["high"] + 1e-9
+    assert sum(s["games"] for s in res["by_seat"].values()) == 3 and 0 <= res["heuristic"]["wins"] <= 3
+    # the saved model plays through the command line's plug-in protocol, answering the kinds it learned
+    mod.save(model, str(tmp_path / "ppo.zip"))
+    r = runner.invoke(app, ["simulate", "-n", "1", "--rounds", "1", "--agents",
+                            f"heuristic,stark={ROOT}/examples/rl/train_maskable_ppo.py:make_policy", "--workers", "0",
+                            "-o", str(tmp_path / "sim"), "--format", "csv"], env={"MAESTER_PPO_MODEL":
+                                                                               str(tmp_path / "ppo.zip")})
+    assert r.exit_code == 0, r.output
+    games = json.loads((tmp_path / "sim" / "games.json").read_text())
+    assert games[0]["agents"]["stark"].endswith("train_maskable_ppo.py:make_policy")
 
 
 def test_the_learner_may_leave_some_kinds_to_a_delegate_and_get_a_shaped_reward():

@@ -48,6 +48,17 @@ def register(app: typer.Typer) -> None:
         from maester.env.tournament import pair_specs, score, verdict
         from maester.tools.simulate_cmd import _fail, check_setup, need_sim, run_with_progress
 
+        named = [k.strip() for k in agents.split(",") if "=" in k]
+        if named:  # a tournament seats its agents itself: a house named here would be a seat it cannot keep fair
+            from maester.env.seats import player_houses_note
+
+            rules = check_setup(setup, variant)
+            raise _fail("house-named", f"tournament agents are kinds, not houses: '{named[0]}' names a house, but "
+                        "a tournament deals each agent its seats itself (player houses only, every deal played "
+                        "from every seat; vassals never decide); " + player_houses_note(rules, setup),
+                        f"give kinds (e.g. --agents {named[0].split('=', 1)[1].strip() or 'search'},heuristic), or "
+                        "play one house's agent with maester simulate --agents HOUSE=KIND (a house that plays in "
+                        "every game)")
         kinds = [normalise(k.strip()) for k in agents.split(",") if k.strip()]
         if len(set(kinds)) < 2:
             raise _fail("bad-agents", f"tournament agents must be two or more of {', '.join(BUILT_IN)} or "
