@@ -90,7 +90,9 @@ SEMANTICS: dict[str, Semantics] = {
         "the house's hand, discard pile and removed cards; the `house` of the card `new`.",
         "`old` is replaced by `new` where it lies (hand or discard pile, same place) and joins the house's removed "
         "cards; nothing when `old` is in neither, or `new` is not the house's card or is already in its hand, "
-        "discard pile or removed cards.", events="cards"),
+        "discard pile or removed cards.", events="cards",
+        void="`old` is in neither the hand nor the discard pile, or `new` is not the house's card or is already "
+        "held, discarded or removed: the swap would change nothing"),
     "return-discards-to-hand": Semantics(
         "the house's discard pile.", "every card of the pile moves to the hand, in pile order.", events="cards"),
     "take-from-discard": Semantics(
