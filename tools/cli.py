@@ -599,6 +599,13 @@ def play(
         save_table(game, save, seat.kinds, seat.crew)  # a failed save fails the run (exit 1), old file kept
         run.say(f"saved to {save}; resume with: maester play --resume {save}", markup=False)
     run.result["saved"] = str(save) if save else None
+    run.result["log"] = str(log) if log else None
+    if log:  # a game stopped early (--stop-at, quit) is logged as far as it went: replay and view read it
+        data = game_log(game, agents or ("heuristic" if table is None else
+                                         ",".join(f"{h}={k}" for h, k in kinds.items())), thin=thin_log)
+        data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
+        _write(log_target, json.dumps(data, indent=1) + "\n")
+        run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
     if not finished:
         run.result["stopped_at"] = len(game.answers)
         run.note(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
@@ -606,13 +613,6 @@ def play(
         return
     run.say(summary_view(game))
     run.result["summary"] = game.summary()
-    run.result["log"] = str(log) if log else None
-    if log:
-        data = game_log(game, agents or ("heuristic" if table is None else
-                                         ",".join(f"{h}={k}" for h, k in kinds.items())), thin=thin_log)
-        data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
-        _write(log_target, json.dumps(data, indent=1) + "\n")
-        run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
     run.finish()
 
 
@@ -1212,8 +1212,9 @@ def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh 
     from maester.interpreter.core.steps import refresh_procedures_doc  # the game's procedure (docs/procedures.md)
 
     procedures_doc = path.parent / "procedures.md"
-    updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
-    run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
+    if procedures_doc.exists():  # as the pages above: only a guide folder's own page, none made beside --path
+        updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
+        run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
     run.result = {"updated": [p for p, changed in updated.items() if changed],
                   "unchanged": [p for p, changed in updated.items() if not changed]}
     run.finish()
