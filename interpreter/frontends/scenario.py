@@ -96,8 +96,9 @@ def _validator() -> Draft202012Validator:
     return strict_schema_validator(schema)  # `integer` is an int: 4.0 is refused
 
 
-def _validate(data: dict, label: str) -> None:
-    """Every value of the wrong type or out of range, each named by its place, before anything runs."""
+def _validate(data: dict, label: str, places: _Places | None = None) -> None:
+    """Every value of the wrong type or out of range, each named by its place (and its line and column in the
+    file, when `places` are known), before anything runs."""
     from maester.dsl.limits import json_depth_problem
 
     problem = json_depth_problem(data)
@@ -116,7 +117,8 @@ def _validate(data: dict, label: str) -> None:
         best = max(ctx, key=lambda c: (len(c.absolute_path), -len(c.message))) if ctx else e
         place = ".".join(str(p) for p in best.absolute_path) or "the top level"
         message = best.message if len(best.message) <= 200 else best.message[:200] + "..."
-        diags.error("scenario", f"{place}: {message}", Span(label, 0, 0),
+        line, column = places.at(tuple(best.absolute_path)) if places else (0, 0)
+        diags.error("scenario", f"{place}: {message}", Span(label, line, column, line, column + 1 if line else 0),
                     f"see docs/scenarios.md and schemas/{SCENARIO_SCHEMA}")
     raise ScenarioError(diags)
 
@@ -270,7 +272,7 @@ class Scenario:
                     what = f"{'.'.join(where)} key" if where else "scenario key"
                     raise fail(f"unknown {what} '{key}'", (*where, key), hint_for(str(key), allowed, show_all=40),
                                key=True)
-        _validate(data, label)  # every value of the wrong type, by its place, before anything is read
+        _validate(data, label, places)  # every value of the wrong type, by its place, before anything is read
         stop = _stop_point(data.get("stop-after"))
         if data.get("stop-after") is not None and stop is None:
             raise fail(f"stop-after: unknown stop point {data['stop-after']!r}", ("stop-after",),
