@@ -405,3 +405,36 @@ def test_a_scenario_value_of_the_wrong_type_is_located_in_the_file(tmp_path):
     diag = _failed_cleanly(runner.invoke(app, ["explain", str(f), "--json"]), "a list for a setup")
     assert diag["code"] == "scenario" and diag["message"].startswith("setup: ['base-6p'] is not of type 'string'")
     assert (diag["line"], diag["column"]) == (at + 1, 8), diag
+
+
+# ---- the language server --------------------------------------------------------------------------------------
+
+def test_the_language_server_answers_requests_on_documents_it_cannot_read(tmp_path):
+    """A request on a document never opened (a missing file, a uri that is no path) was answered with an internal
+    error carrying a Python exception; a document whose file name is over 255 bytes broke every request on it.
+    Now: InvalidParams saying what is wrong, the long name served alone, and the other documents unharmed."""
+    from tests.fuzz.kinds import LanguageServer
+
+    good = tmp_path / "good.mst"
+    good.write_text('house-card zz "Z" {\n  set base house stark strength 1\n}\n')
+    server = LanguageServer(tmp_path)
+    try:
+        assert "result" in server.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(),
+                                                         "capabilities": {}})
+        server.send({"method": "initialized", "params": {}})
+        long_uri = (tmp_path / ("a" * 300 + ".mst")).as_uri()
+        for uri in (good.as_uri(), long_uri):
+            server.send({"method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "mst", "version": 1, "text": good.read_text()}}})
+
+        def hover(uri: str) -> dict:
+            return server.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                         "position": {"line": 1, "character": 4}})
+
+        missing = hover((tmp_path / "never-opened.mst").as_uri())
+        assert missing["error"]["code"] == -32602, missing
+        assert "is not open and cannot be read: No such file or directory" in missing["error"]["message"]
+        assert hover(long_uri).get("error") is None
+        assert "set" in hover(good.as_uri())["result"]["contents"]["value"]
+    finally:
+        server.close()
