@@ -438,3 +438,35 @@ def test_the_language_server_answers_requests_on_documents_it_cannot_read(tmp_pa
         assert "set" in hover(good.as_uri())["result"]["contents"]["value"]
     finally:
         server.close()
+
+
+def test_simulate_results_are_both_written_or_neither(tmp_path, monkeypatch):
+    """`simulate -o DIR` wrote its table and its JSON one after the other into a folder it made first: a disk full
+    at the second left the first and the folder (found on a 200 KB tmpfs). Both or neither now, and no folder."""
+    import errno
+
+    from maester.dsl import files
+    from maester.dsl.files import WriteError
+    from maester.tools.simulate_cmd import COLUMNS, write_results
+
+    real = files._write_all
+    calls = []
+
+    def second_fails(fd: int, blob: bytes) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd, blob)
+
+    monkeypatch.setattr(files, "_write_all", second_fails)
+    record = {c: 0 for c in COLUMNS}
+    with pytest.raises(WriteError, match="the disk is full"):
+        write_results([record], tmp_path / "new", "csv")
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "old").mkdir()
+    calls.clear()
+    with pytest.raises(WriteError):
+        write_results([record], tmp_path / "old", "csv")
+    assert os.listdir(tmp_path / "old") == []
+    monkeypatch.setattr(files, "_write_all", real)
+    assert [p.name for p in write_results([record], tmp_path / "new", "csv")] == ["games.csv", "games.json"]
