@@ -470,3 +470,27 @@ def test_simulate_results_are_both_written_or_neither(tmp_path, monkeypatch):
     assert os.listdir(tmp_path / "old") == []
     monkeypatch.setattr(files, "_write_all", real)
     assert [p.name for p in write_results([record], tmp_path / "new", "csv")] == ["games.csv", "games.json"]
+
+
+# ---- inputs that never end -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["replay"], ["validate"], ["render"], ["play", "--resume"], ["explain"]],
+                         ids=lambda c: c[0])
+def test_an_endless_device_as_input_is_refused_at_the_data_limit(command):
+    """`/dev/zero` has no size to check first: read whole, it filled the memory and never ended (every command
+    that reads a data file). The read is bounded by the data file limit now."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    diag = _failed_cleanly(runner.invoke(app, [*command, "/dev/zero", "--json"]), command[0])
+    assert diag["code"] == "file-too-large" and "more than 67,108,864 bytes" in diag["message"], diag
+
+
+def test_a_content_file_that_is_a_device_is_refused(tmp_path):
+    """A pack's .mst file linked to /dev/zero (or a pipe) hung `check`, `compile`, `card` and `fmt`."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    (tmp_path / "a.mst").symlink_to("/dev/zero")
+    diag = _failed_cleanly(runner.invoke(app, ["check", "--pack", str(tmp_path), "--json"]), "check")
+    assert diag["code"] == "unreadable" and "it is not a regular file" in diag["message"]
+    diag = _failed_cleanly(runner.invoke(app, ["fmt", str(tmp_path / "a.mst"), "--json"]), "fmt")
+    assert "not a regular file" in diag["message"]

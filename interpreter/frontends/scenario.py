@@ -24,7 +24,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
-from maester.dsl.json_input import check_data, check_size, strict_schema_validator
+from maester.dsl.json_input import check_data, check_size, read_bounded, strict_schema_validator
 from maester.dsl.limits import MAX_UNIT_COUNT
 
 from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
@@ -239,7 +239,7 @@ class Scenario:
         label = str(path)
         try:
             check_size(Path(path).stat().st_size, label)
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_bounded(path, label)  # (a device has no size: the read is bounded)
             data = yaml.safe_load(text)
             check_data(data, label)  # the limits of data files (depth, values, integers: dsl/limits.py)
         except RecursionError:
