@@ -494,3 +494,23 @@ def test_a_content_file_that_is_a_device_is_refused(tmp_path):
     assert diag["code"] == "unreadable" and "it is not a regular file" in diag["message"]
     diag = _failed_cleanly(runner.invoke(app, ["fmt", str(tmp_path / "a.mst"), "--json"]), "fmt")
     assert "not a regular file" in diag["message"]
+
+
+def test_an_output_over_a_content_file_the_command_reads_is_refused(tmp_path):
+    """`play --pack P --log P/x.mst` replaced the pack's file with a game log (exit 0); the same for --save, and
+    render and view -o: the content a command loads is one of its inputs."""
+    assert runner.invoke(app, ["new", "variant", "my-pk", "--dir", str(tmp_path)]).exit_code == 0
+    pack = tmp_path / "my-pk"
+    target = sorted(pack.glob("*.mst"))[0]
+    before = target.read_bytes()
+    log = tmp_path / "log.json"
+    assert runner.invoke(app, ["play", "--base", "-p", "3", "-q", "--stop-at", "3", "--log", str(log)]).exit_code == 0
+    for args in (["play", "--base", "-p", "3", "-q", "--stop-at", "3", "--pack", str(pack), "--log", str(target)],
+                 ["play", "--base", "-p", "3", "-q", "--stop-at", "3", "--pack", str(pack), "--save", str(target)],
+                 ["render", str(log), "--pack", str(pack), "-o", str(target)],
+                 ["view", str(log), "--pack", str(pack), "-o", str(target)],
+                 ["play", "--base", "-p", "3", "-q", "--stop-at", "3", "--log", str(REPO / "content" / "core" /
+                                                                                    "houses.mst")]):
+        diag = _failed_cleanly(runner.invoke(app, [*args, "--json"]), " ".join(args[:2]))
+        assert diag["code"] == "output-is-input", args
+    assert target.read_bytes() == before

@@ -50,7 +50,7 @@ from .cli_support import (
     read_text,
     shown,
 )
-from .safe_io import content_files
+from .safe_io import content_files, rules_inputs
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
 
@@ -526,8 +526,9 @@ def play(
     if save is not None:
         need_output(save, "the saved position", stdout_ok=False)
     # an output never replaces an input; only --save may replace the position it resumes (atomically)
-    refuse_overwrite(log_target, [p for p in (resume, save) if p is not None], "--log")
-    refuse_overwrite(save, [resume] if resume else [], "--save", allowed=[resume] if resume else [])
+    contents = rules_inputs(pack)  # (a log or a save over a pack's file would destroy it)
+    refuse_overwrite(log_target, [*(p for p in (resume, save) if p is not None), *contents], "--log")
+    refuse_overwrite(save, [*([resume] if resume else []), *contents], "--save", allowed=[resume] if resume else [])
     doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
         if resume else None
     table = None
