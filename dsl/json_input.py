@@ -80,6 +80,18 @@ def check_size(size: int, label: str) -> None:
                    f"{MAX_DATA_BYTES:,}")
 
 
+def read_bounded(path, label: str) -> str:
+    """A data file's text, read at most MAX_DATA_BYTES (+1, to see that there is more): a device or a pipe has no
+    size to check beforehand (/dev/zero is endless), so the read itself is bounded. UTF-8 errors and OSError
+    propagate to the caller, which words them."""
+    with open(path, "rb") as f:
+        raw = f.read(MAX_DATA_BYTES + 1)
+    if len(raw) > MAX_DATA_BYTES:
+        raise fail(label, "file-too-large", f"the file has more than {MAX_DATA_BYTES:,} bytes; data files are at "
+                   f"most {MAX_DATA_BYTES:,}")
+    return raw.decode("utf-8")
+
+
 def loads(text: str, label: str) -> Any:
     """Strict JSON within the limits, or one located `DataError` (a `json.JSONDecodeError` is left to callers
     that word it their own way)."""

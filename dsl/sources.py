@@ -73,6 +73,10 @@ def read_sources(paths: Iterable[str | Path], diags: Diagnostics) -> list[Source
                         f"content files end in {CONTENT_SUFFIX}")
             continue
         try:
+            if f.exists() and not f.is_file() and not f.is_dir():  # a device or a pipe: its read may never end
+                diags.error("unreadable", f"{label} cannot be read: it is not a regular file", Span(label, 0, 0),
+                            "content files are files (a link to /dev/zero or a pipe is not one)")
+                continue
             if f.is_file() and f.stat().st_size > 4 * MAX_FILE_CHARS:  # too large even before decoding
                 diags.error("file-too-large", f"{label} has {f.stat().st_size:,} bytes; content files are at most "
                             f"{MAX_FILE_CHARS:,} characters", Span(label, 0, 0), "split the content over several files")

@@ -29,7 +29,7 @@ LAYERS = [
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",
                                                      "action", "phases", "moments", "victory")}),
     ("game", {"procedures/game"}),
-    ("Mother of Dragons", {f"mod/{m}" for m in ("state", "effects", "bank", "loyalty", "vassals", "game",
+    ("Mother of Dragons", {f"mod/{m}" for m in ("state", "state_check", "effects", "bank", "loyalty", "vassals", "game",
                                                 "__init__")}),
     ("front ends", {f"frontends/{m}" for m in ("__init__", "agents", "log", "scenario", "conformance",
                                                "state_schema")} | {"__init__"}),

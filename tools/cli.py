@@ -54,7 +54,7 @@ from .cli_support import (
     shown,
 )
 from .front import HELP_WIDTH
-from .safe_io import content_files
+from .safe_io import content_files, rules_inputs
 
 # ---- heavy modules load with the command that needs them: `maester version` and `--help` start at once
 
@@ -584,8 +584,9 @@ def play(
     if save is not None:
         need_output(save, "the saved position", stdout_ok=False)
     # an output never replaces an input; only --save may replace the position it resumes (atomically)
-    refuse_overwrite(log_target, [p for p in (resume, save) if p is not None], "--log")
-    refuse_overwrite(save, [resume] if resume else [], "--save", allowed=[resume] if resume else [])
+    contents = rules_inputs(pack)  # (a log or a save over a pack's file would destroy it)
+    refuse_overwrite(log_target, [*(p for p in (resume, save) if p is not None), *contents], "--log")
+    refuse_overwrite(save, [*([resume] if resume else []), *contents], "--save", allowed=[resume] if resume else [])
     doc = read_json(need_path(resume, "a saved position (maester play --save FILE)", "file"), "a saved position") \
         if resume else None
     table = None
@@ -664,15 +665,8 @@ def play(
         save_table(game, save, seat.kinds, seat.crew)  # a failed save fails the run (exit 1), old file kept
         run.say(f"saved to {save}; resume with: maester play --resume {save}", markup=False)
     run.result["saved"] = str(save) if save else None
-    if not finished:
-        run.result["stopped_at"] = len(game.answers)
-        run.note(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
-        run.finish()
-        return
-    run.say(summary_view(game))
-    run.result["summary"] = game.summary()
     run.result["log"] = str(log) if log else None
-    if log:
+    if log:  # a game stopped early (--stop-at, quit) is logged as far as it went: replay and view read it
         from maester.interpreter.frontends.log import game_log  # (and the formats it checks) with --log only
 
         data = game_log(game, agents or ("heuristic" if table is None else
@@ -680,6 +674,13 @@ def play(
         data["packs"] = [str(p) for p in pack or []]  # so `maester replay` can find the same content
         _write(log_target, json.dumps(data, indent=1) + "\n")
         run.note(f"wrote {log} ({len(game.events)} events, {len(game.answers)} decisions)")
+    if not finished:
+        run.result["stopped_at"] = len(game.answers)
+        run.note(f"stopped at decision {len(game.answers)} (round {game.state.round}, {game.state.phase} phase)")
+        run.finish()
+        return
+    run.say(summary_view(game))
+    run.result["summary"] = game.summary()
     run.finish()
 
 
@@ -1279,8 +1280,9 @@ def docs(run: Run, write: Annotated[bool, typer.Option("--write", help="Refresh 
     from maester.interpreter.core.steps import refresh_procedures_doc  # the game's procedure (docs/procedures.md)
 
     procedures_doc = path.parent / "procedures.md"
-    updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
-    run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
+    if procedures_doc.exists():  # as the pages above: only a guide folder's own page, none made beside --path
+        updated[str(procedures_doc)] = refresh_procedures_doc(procedures_doc)
+        run.note(f"{'updated' if updated[str(procedures_doc)] else 'unchanged'}: {procedures_doc}")
     help_file = path.parent.parent / "tools" / "help_pages.json"  # the help pages the front prints (tools/front.py)
     if help_file.exists():
         from maester.tools.help_pages import refresh as refresh_help

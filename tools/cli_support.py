@@ -228,9 +228,11 @@ def need_path(path: Path, what: str, kind: str = "any") -> Path:
 
 
 def read_text(path: Path, what: str) -> str:
+    from maester.dsl.json_input import read_bounded
+
     need_path(path, what, "file")
     try:
-        return path.read_text(encoding="utf-8")
+        return read_bounded(path, str(path))  # at most the size of a data file, even from a device
     except UnicodeDecodeError as e:
         raise fail("not-utf8", f"is not UTF-8 text ({e.reason} at byte {e.start}), expected {what}",
                    path) from None
@@ -238,11 +240,15 @@ def read_text(path: Path, what: str) -> str:
 
 def read_json(path: Path, what: str) -> Any:
     """A JSON file, or one clear error (missing, binary, empty, truncated...)."""
-    from maester.dsl.json_input import check_size, loads
+    from maester.dsl.json_input import check_size, loads, read_bounded
 
     need_path(path, what, "file")
-    check_size(path.stat().st_size, str(path))  # before it is read whole
-    text = read_text(path, what)
+    check_size(path.stat().st_size, str(path))  # before it is read whole (a device: bounded as it is read)
+    try:
+        text = read_bounded(path, str(path))
+    except UnicodeDecodeError as e:
+        raise fail("not-utf8", f"is not UTF-8 text ({e.reason} at byte {e.start}), expected {what}",
+                   path) from None
     try:
         return loads(text, str(path))  # strict JSON within the limits of data files (dsl/limits.py)
     except json.JSONDecodeError as e:

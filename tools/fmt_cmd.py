@@ -78,6 +78,8 @@ def fmt(
     unformatted: list[Path] = []
     for f in files:
         try:
+            if f.exists() and not f.is_file() and not f.is_dir():  # a device or a pipe: its read may never end
+                raise OSError("not a regular file")
             text = f.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             diags.error("unreadable", f"{f}: cannot be read ({e})", Span(str(f), 0, 0))

@@ -34,6 +34,7 @@ from lsprotocol import types as lsp
 
 from maester.dsl.compile import CONTENT_SUFFIX, Source, _label, default_content_dir, find_sources
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, Span
+from maester.dsl.files import name_problem
 from maester.dsl.fmt import FormatError, format_text
 from maester.dsl.incremental import Incremental
 from maester.dsl.kinds import KINDS
@@ -605,14 +606,14 @@ def _publish(server, uri: str, diagnostics: list[lsp.Diagnostic], version: int |
 
 def _doc_path(doc) -> Path | None:
     """The file of a content document, or None (not a file, not content, or a path no file can have: a NUL
-    byte, a lone surrogate). A document without a path is served alone and never breaks the others."""
+    byte, a lone surrogate, a name too long). A document without a path is served alone and never breaks the others."""
     uri = getattr(doc, "uri", "") or ""
     path = getattr(doc, "path", None)
     if not uri.startswith("file:") or not path or not str(path).endswith(CONTENT_SUFFIX):
         return None
     try:
         str(path).encode("utf-8")
-        if "\0" in str(path):
+        if "\0" in str(path) or name_problem(path):  # (a name over NAME_MAX: every look at its folder fails)
             return None
         return Path(path).resolve()
     except (OSError, ValueError, RuntimeError):
@@ -709,8 +710,15 @@ def create_server():
 
     def current(uri: str) -> tuple[Path | None, str, dict]:
         doc = server.workspace.get_text_document(uri)
+        try:  # a document never opened is read from its file, which may be missing or no file at all
+            text = doc.source
+        except (OSError, ValueError) as e:
+            from pygls.exceptions import JsonRpcInvalidParams
+
+            raise JsonRpcInvalidParams(f"{str(uri)[:200]} is not open and cannot be read: "
+                                       f"{getattr(e, 'strerror', None) or e}") from None
         buffers = {_doc_path(d): d.source for d in open_documents().values()}
-        return _doc_path(doc), doc.source, buffers
+        return _doc_path(doc), text, buffers
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def on_hover(ls, params: lsp.HoverParams) -> lsp.Hover | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span
-from maester.dsl.json_input import check_size
+from maester.dsl.json_input import check_size, read_bounded
 from maester.dsl.json_input import loads as strict_json
 from maester.interpreter.core import formats
 from maester.interpreter.core.decisions import IllegalDecision, short_repr
@@ -284,7 +284,7 @@ def load(path: Path, variant: str | None = None, packs: list[Path] | None = None
         return from_scenario(path, variant, packs)
     try:
         check_size(path.stat().st_size, str(path))
-        head = strict_json(path.read_text(encoding="utf-8"), str(path))  # within the limits (dsl/limits.py)
+        head = strict_json(read_bounded(path, str(path)), str(path))  # within the limits (dsl/limits.py)
     except FileNotFoundError:
         _fail(str(path), f"{path}: no such file")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):

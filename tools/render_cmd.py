@@ -12,6 +12,7 @@ import typer
 from maester.dsl.diagnostics import Diagnostics, MaesterError, Span, hint_for
 from maester.dsl.files import refuse_overwrite, write_file
 from maester.tools.cli_support import Run, command
+from maester.tools.safe_io import rules_inputs
 
 
 class PictureFormat(StrEnum):
@@ -77,7 +78,7 @@ def register(app: typer.Typer) -> None:
         kind = fmt or (PictureFormat.png if output and output.suffix.lower() == ".png" else PictureFormat.svg)
         if kind == PictureFormat.png and output is None:
             raise MaesterError("a PNG needs a file: add -o picture.png")
-        refuse_overwrite(output, [source], "-o")  # before anything is read or drawn
+        refuse_overwrite(output, [source, *rules_inputs(pack)], "-o")  # before anything is read or drawn
         timeline = load(source, variant, pack)
         k = timeline.check_step(step)
         state = timeline.state(k)

@@ -21,6 +21,12 @@ def content_files(roots: Iterable[Path] | None) -> list[Path]:
         return []
 
 
+def rules_inputs(packs: Iterable[Path] | None) -> list[Path]:
+    """The content files a command that loads the rules reads: the bundled content and the packs given (an output
+    written over one of them would destroy it)."""
+    return content_files(None) + (content_files(packs) if packs else [])
+
+
 def path_arguments(values: Iterable[object]) -> list[tuple[str, str]]:
     """(path, problem) for every path among a command's arguments whose name is too long."""
     found = []

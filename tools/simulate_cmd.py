@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
-from maester.dsl.files import make_folder, write_file
+from maester.dsl.files import write_file, write_files, write_folder
 from maester.tools.cli_support import Run, command, err
 
 COLUMNS = ("index", "setup", "variant", "seed", "winner", "winner_agent", "reason", "rounds", "decisions", "events",
@@ -76,30 +76,28 @@ def run_with_progress(specs, workers: int, address: str | None, label: str, back
 
 
 def write_results(records: list[dict], out_dir: Path, fmt: str) -> list[Path]:
-    """Per-game records: one table (Parquet or CSV; nested fields as JSON text) and the full JSON."""
-    make_folder(out_dir)
+    """Per-game records: one table (Parquet or CSV; nested fields as JSON text) and the full JSON, both or neither
+    (a folder this call creates is removed again when the write fails)."""
     rows = [{c: json.dumps(r[c], sort_keys=True) if isinstance(r[c], dict) else r[c] for c in COLUMNS} for r in records]
-    written = []
     if fmt == "parquet":
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        path = out_dir / "games.parquet"
         buffer = io.BytesIO()
         pq.write_table(pa.Table.from_pylist(rows), buffer)
-        write_file(path, buffer.getvalue())  # whole or not at all (dsl/files.py)
+        table: tuple[str, str | bytes] = ("games.parquet", buffer.getvalue())
     else:
-        path = out_dir / "games.csv"
         text = io.StringIO(newline="")
         w = csv.DictWriter(text, fieldnames=COLUMNS)
         w.writeheader()
         w.writerows(rows)
-        write_file(path, text.getvalue())
-    written.append(path)
-    path = out_dir / "games.json"
-    write_file(path, json.dumps(records, indent=1, sort_keys=True) + "\n")
-    written.append(path)
-    return written
+        table = ("games.csv", text.getvalue())
+    files = {table[0]: table[1], "games.json": json.dumps(records, indent=1, sort_keys=True) + "\n"}
+    if out_dir.is_dir():
+        write_files({out_dir / name: data for name, data in files.items()})  # whole or not at all (dsl/files.py)
+    else:
+        write_folder(out_dir, files)
+    return [out_dir / name for name in files]
 
 
 def summary_tables(records: list[dict]) -> list:

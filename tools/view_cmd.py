@@ -10,6 +10,7 @@ import typer
 from maester.dsl.files import refuse_overwrite, write_file
 from maester.tools.cli_support import Run, command
 from maester.tools.render_cmd import VIEWER_HELP, parse_viewer
+from maester.tools.safe_io import rules_inputs
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +35,7 @@ def register(app: typer.Typer) -> None:
         from maester.tools.view import view_html
 
         target = output or Path(source.stem + ".html")
-        refuse_overwrite(target, [source], "-o")  # before anything is read
+        refuse_overwrite(target, [source, *rules_inputs(pack)], "-o")  # before anything is read
         timeline = load(source, variant, pack)
         who = parse_viewer(viewer, timeline.houses, str(source))
         html = view_html(timeline, who)

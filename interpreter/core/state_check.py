@@ -14,7 +14,8 @@ each once; tracks that order the houses in play; supply and the wildling threat 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from maester.dsl.effect_tree import calls_primitive
 
@@ -150,4 +151,71 @@ def state_problems(rules: Rules, state: GameState) -> list[str]:
     for area in [*state.garrisons, *state.neutral_forces, *state.blocked]:
         if area not in areas:
             bad.append(f"'{area}' (a garrison, neutral force or blocked area) is not an area of the board")
+    bad += _pieces_problems(bundle, game, state, areas)
+    for module, module_state in state.modules.items():
+        check = MODULE_CHECKS.get(module)
+        if check is not None:
+            bad += check(rules, state, module_state)
     return bad[:MAX_PROBLEMS]
+
+
+# a rules module's own invariants, by the key of its state in GameState.modules (a module registers its check
+# when it is imported, as it registers its Game class): (rules, state, the module's state) -> problems
+ModuleCheck = Callable[["Rules", GameState, Any], list[str]]
+MODULE_CHECKS: dict[str, ModuleCheck] = {}
+
+
+def _pieces_problems(bundle: dict, game: dict, state: GameState, areas: dict) -> list[str]:
+    """The tokens, decks and marks the procedures index by id: every id one of the game, every piece where the
+    rules let it be (what the engine would otherwise meet as a missing key half-way through a round)."""
+    bad: list[str] = []
+    houses = state.houses
+    if state.turn_track not in state.tracks:
+        bad.append(f"turn_track: '{state.turn_track}' is not a track of the state")
+    if state.winner is not None and state.winner not in houses:
+        bad.append(f"winner: '{state.winner}' is not a house of the game")
+    for token, h in state.seized_tokens.items():
+        if h not in houses:
+            bad.append(f"seized_tokens/{token}: '{h}' is not a house of the game")
+    for area, h in state.garrison_owner.items():
+        if area not in areas or h not in houses:
+            bad.append(f"garrison_owner/{area}: '{h}' in '{area}' is not a house of the game on the board")
+    # power tokens (R2.5): on land, never where another house's army stands (marching in removes it, R16.8)
+    for area, h in state.power_tokens.items():
+        a = areas.get(area)
+        if a is not None and a.kind != "land":
+            bad.append(f"power_tokens/{area}: a power token in a {a.kind} area")
+        army = state.units.get(area)
+        if army and army.get("house") != h:
+            bad.append(f"power_tokens/{area}: {h}'s power token under {army.get('house')}'s army")
+    for area in state.blocked:
+        if area in state.units:
+            bad.append(f"units/{area}: an army in a blocked area")
+    # orders (R14.7): each token at most its copies; while they are placed, on an area where the house's army stands
+    placed: Counter = Counter()
+    for area, order in state.orders.items():
+        rec, h = bundle["orders"].get(order.get("order")), order.get("house")
+        if rec is None or h not in houses or area not in areas:
+            continue  # reported above
+        placed[h, rec["id"]] += 1
+        if placed[h, rec["id"]] == rec["copies"] + 1:
+            bad.append(f"orders: {h} has more than {rec['copies']} '{rec['id']}' order(s) on the board")
+        army = state.units.get(area)  # (in the Action Phase an army may be gone before its order is removed)
+        if state.phase == "planning" and (not army or army.get("house") != h):
+            bad.append(f"orders/{area}: {h}'s order where {h} has no army")
+    known_orders = {*bundle["orders"], *(r["type"] for r in bundle["orders"].values())}
+    for t in state.forbidden_orders:
+        if t not in known_orders:
+            bad.append(f"forbidden_orders: '{t}' is not an order token or type")
+    # decks: cards of their kind
+    for slot, cards in state.decks.items():
+        unknown = sorted({c for c in cards if c not in bundle["westeros_cards"]})
+        if unknown:
+            bad.append(f"decks/{slot}: {', '.join(map(repr, unknown[:3]))} not Westeros cards")
+    unknown = sorted({c for c in state.wildling_deck if c not in bundle["wildling_cards"]})
+    if unknown:
+        bad.append(f"wildling_deck: {', '.join(map(repr, unknown[:3]))} not wildling cards")
+    unknown = sorted({c for c in state.tides_deck if c not in bundle["tides_cards"]})
+    if unknown:
+        bad.append(f"tides_deck: {', '.join(map(repr, unknown[:3]))} not Tides of Battle cards")
+    return bad

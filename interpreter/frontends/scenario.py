@@ -24,7 +24,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from maester.dsl.diagnostics import BundleError, Diagnostics, MaesterError, Span, hint_for
-from maester.dsl.json_input import check_data, check_size, strict_schema_validator
+from maester.dsl.json_input import check_data, check_size, read_bounded, strict_schema_validator
 from maester.dsl.limits import MAX_UNIT_COUNT
 
 from ..core.decisions import DECISION_KINDS, Decision, IllegalDecision
@@ -96,8 +96,9 @@ def _validator() -> Draft202012Validator:
     return strict_schema_validator(schema)  # `integer` is an int: 4.0 is refused
 
 
-def _validate(data: dict, label: str) -> None:
-    """Every value of the wrong type or out of range, each named by its place, before anything runs."""
+def _validate(data: dict, label: str, places: _Places | None = None) -> None:
+    """Every value of the wrong type or out of range, each named by its place (and its line and column in the
+    file, when `places` are known), before anything runs."""
     from maester.dsl.limits import json_depth_problem
 
     problem = json_depth_problem(data)
@@ -116,7 +117,8 @@ def _validate(data: dict, label: str) -> None:
         best = max(ctx, key=lambda c: (len(c.absolute_path), -len(c.message))) if ctx else e
         place = ".".join(str(p) for p in best.absolute_path) or "the top level"
         message = best.message if len(best.message) <= 200 else best.message[:200] + "..."
-        diags.error("scenario", f"{place}: {message}", Span(label, 0, 0),
+        line, column = places.at(tuple(best.absolute_path)) if places else (0, 0)
+        diags.error("scenario", f"{place}: {message}", Span(label, line, column, line, column + 1 if line else 0),
                     f"see docs/scenarios.md and schemas/{SCENARIO_SCHEMA}")
     raise ScenarioError(diags)
 
@@ -237,7 +239,7 @@ class Scenario:
         label = str(path)
         try:
             check_size(Path(path).stat().st_size, label)
-            text = Path(path).read_text(encoding="utf-8")
+            text = read_bounded(path, label)  # (a device has no size: the read is bounded)
             data = yaml.safe_load(text)
             check_data(data, label)  # the limits of data files (depth, values, integers: dsl/limits.py)
         except RecursionError:
@@ -270,7 +272,7 @@ class Scenario:
                     what = f"{'.'.join(where)} key" if where else "scenario key"
                     raise fail(f"unknown {what} '{key}'", (*where, key), hint_for(str(key), allowed, show_all=40),
                                key=True)
-        _validate(data, label)  # every value of the wrong type, by its place, before anything is read
+        _validate(data, label, places)  # every value of the wrong type, by its place, before anything is read
         stop = _stop_point(data.get("stop-after"))
         if data.get("stop-after") is not None and stop is None:
             raise fail(f"stop-after: unknown stop point {data['stop-after']!r}", ("stop-after",),

@@ -20,6 +20,7 @@ from ..core.rules import Rules
 from ..core.state import HouseState
 from ..procedures.game import Game, Options, Proc
 from . import effects as mod_effects  # noqa: F401  (mod_effects registers the module's effect primitives)
+from . import state_check as _state_check  # noqa: F401  (registers the module's invariants with core/state_check.py)
 from .bank import STARTING_LOANS, IronBankRules
 from .loyalty import LoyaltyRules
 from .state import DragonsStateAccess
