@@ -6,9 +6,11 @@ sends `--edits` changes of the whole document, each typing new text into it (so 
 in the parse cache, as when a person types): alternately a new line that is not a declaration (`bogus-N`, one
 error expected) and a new comment (`# typed N`, no error), each after a short pause, and times each change
 until `publishDiagnostics` for that very version arrives. A wrong answer (not the expected diagnostics) stops
-the benchmark.
+the benchmark. With `--inside` each edit types into a declaration instead (new words in the first quoted name
+of the file, e.g. a setup's name: no error expected), which changes what the content declares.
 
     python benchmarks/bench_lsp.py                          # 20 edits of setups/mother-of-dragons.mst
+    python benchmarks/bench_lsp.py --inside                 # the same, typing inside a declaration
     python benchmarks/bench_lsp.py --edits 100 --file cards/base/stark.mst
 """
 
@@ -36,6 +38,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--file", default="setups/mother-of-dragons.mst",
                    help="bundled file to edit (default %(default)s, the largest)")
     p.add_argument("--pause", type=float, default=0.3, help="seconds between edits (default 0.3)")
+    p.add_argument("--inside", action="store_true",
+                   help="type into a declaration (the first quoted name of the file) instead of new lines")
     return p.parse_args(argv)
 
 
@@ -137,8 +141,12 @@ def main(argv: list[str] | None = None) -> dict:
         for i in range(args.edits):
             version = i + 2
             # new text at every edit: a file the parse cache has never seen, as when a person types
-            text, expected = ((good + f"\n# typed {i}\nbogus-{i}\n", ["unknown-kind"]) if i % 2 == 0
-                              else (good + f"\n# typed {i}\n", []))
+            if args.inside:  # new words in a declaration's name: the declaration changes, no error
+                quote = good.index('"') + 1
+                text, expected = good[:quote] + f"typed {i} " + good[quote:], []
+            else:
+                text, expected = ((good + f"\n# typed {i}\nbogus-{i}\n", ["unknown-kind"]) if i % 2 == 0
+                                  else (good + f"\n# typed {i}\n", []))
             time.sleep(args.pause)
             sent = client.send({"method": "textDocument/didChange", "params": {
                 "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}})
@@ -151,11 +159,12 @@ def main(argv: list[str] | None = None) -> dict:
         client.close()
     ordered = sorted(times)
     result = {
-        "file": args.file, "edits": args.edits, "first_ms": first_ms,
+        "file": args.file, "edits": args.edits, "inside": args.inside, "first_ms": first_ms,
         "median_ms": statistics.median(times), "p90_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))],
         "max_ms": ordered[-1], "within_goal": sum(t <= GOAL_MS for t in times),
     }
-    print(f"language server, {args.edits} edits of {args.file} (each new text, sent as a whole-document change "
+    print(f"language server, {args.edits} edits of {args.file} (each new text"
+          f"{', typed inside a declaration' if args.inside else ''}, sent as a whole-document change "
           f"after {args.pause:.1f} s idle), time to the diagnostics of that version")
     print(f"  first diagnostics after opening: {first_ms:7.0f} ms")
     print(f"  median                         : {result['median_ms']:7.0f} ms")

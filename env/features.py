@@ -436,12 +436,12 @@ def doc_text() -> str:
     from .position import rules_for
 
     rules = rules_for(None)
-    lines = [BEGIN, "", "| setup | actions | action table digest | observation size | "
+    lines = [BEGIN, "", "| setup | actions | action table digest | observation size | observation digest | "
              + " | ".join(Encoder(rules, "base-3p").sections) + " |",
-             "|---|---|---|---|" + "---|" * len(Encoder(rules, "base-3p").sections)]
+             "|---|---|---|---|---|" + "---|" * len(Encoder(rules, "base-3p").sections)]
     for setup in DOC_SETUPS:
         enc, table = Encoder(rules, setup), ActionTable(rules, setup)
-        lines.append(f"| {setup} | {len(table):,} | `{table.digest}` | {enc.size:,} | "
+        lines.append(f"| {setup} | {len(table):,} | `{table.digest}` | {enc.size:,} | `{enc.digest}` | "
                      + " | ".join(f"{n:,}" for n in enc.sections.values()) + " |")
     enc = Encoder(rules, "mod-8p")  # every kind of feature appears in the largest setup
     seen: dict[str, list] = {}

@@ -268,6 +268,17 @@ class Encoder:
 
         return feature_names(self)
 
+    @property
+    def digest(self) -> str:
+        """A fingerprint of the layout (every feature's name and range, in order): equal digests, the same vector
+        meaning. It changes with the bundle (a new area, card or decision kind shifts the features after it), so a
+        policy trained on one layout can refuse another instead of reading it wrongly."""
+        import hashlib
+        import json
+
+        names = [(f.name, float(f.low), float(f.high)) for f in self.feature_names()]
+        return hashlib.sha256(json.dumps(names).encode()).hexdigest()[:16]
+
     def encode_parts(self, out: np.ndarray, v: dict) -> np.ndarray:
         """Write the sections of `maester.env.features` into `out`."""
         for p in self.parts:

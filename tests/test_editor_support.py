@@ -592,6 +592,9 @@ def test_bench_lsp_runs_at_a_tiny_size(capsys):
     result = bench.main(["--edits", "2", "--pause", "0.05"])
     assert result["edits"] == 2 and result["median_ms"] > 0
     assert "90th percentile" in capsys.readouterr().out
+    inside = bench.main(["--edits", "1", "--pause", "0.05", "--inside"])  # typing into a declaration
+    assert inside["inside"] is True and inside["median_ms"] > 0
+    assert "typed inside a declaration" in capsys.readouterr().out
 
 
 def test_an_edit_parses_only_the_edited_file(monkeypatch):
