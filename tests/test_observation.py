@@ -256,3 +256,13 @@ def test_pettingzoo_state_is_the_global_state():
     s = env.state()
     assert s.shape == env.state_space.shape and env.state_space.contains(s)
     assert np.array_equal(s, env.encoder.encode(full_view(env.game)))
+
+
+def test_the_layout_digest_names_the_layout():
+    rules = rules_for(None)
+    a, b = Encoder(rules, "base-3p"), Encoder(rules, "base-3p")
+    assert a.digest == b.digest and len(a.digest) == 16
+    assert Encoder(rules, "base-4p").digest != a.digest  # another house: every feature after the first house moves
+    # same size, other meaning: the digest reads names, not only the length
+    names = [f.name for f in a.feature_names()]
+    assert len(names) == a.size and len(set(names)) == a.size
