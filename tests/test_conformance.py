@@ -14,7 +14,7 @@ from maester.dsl.diagnostics import MaesterError
 from maester.interpreter.core import formats
 from maester.interpreter.core.decision_kinds import DECISION_KINDS
 from maester.interpreter.core.vector_format import VECTOR_FORMAT, VECTOR_VERSION, vector_schema_text
-from maester.interpreter.frontends.conformance import bundle_digest, check_directory, replay_vector
+from maester.interpreter.frontends.conformance import bundle_digest, check_directory, replay_vector, vector_files
 
 from .conftest import REPO
 
@@ -258,3 +258,15 @@ def test_the_command_works_from_any_folder(tmp_path, monkeypatch):
     doc = json.loads(result.stdout)
     assert result.exit_code == 0 and doc["ok"], doc["diagnostics"]
     assert doc["result"]["directory"] == str(VECTORS) and doc["result"]["conform"] == len(FILES)
+
+
+@pytest.mark.xdist_group("conformance-write")
+def test_every_scenario_that_plays_has_its_shipped_vector(rules, tmp_path):
+    """A scenario added without `maester conformance --write` leaves other engines without its case."""
+    from maester.interpreter.frontends.conformance import write_vectors
+
+    write_vectors(rules, REPO / "tests" / "scenarios", tmp_path)
+    made = sorted(p.name for p in vector_files(tmp_path))
+    assert made == [p.name for p in FILES], (
+        f"vectors to add: {sorted(set(made) - {p.name for p in FILES})[:5]}, to remove: "
+        f"{sorted({p.name for p in FILES} - set(made))[:5]}; run `maester conformance --write conformance`")
