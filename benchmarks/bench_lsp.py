@@ -32,6 +32,16 @@ from maester.dsl.compile import default_content_dir
 GOAL_MS = 150
 
 
+def _first_declared_name(text: str) -> int:
+    """Where the first quoted name of a declaration starts (the first quote on a line that is no comment)."""
+    at = 0
+    for line in text.splitlines(keepends=True):
+        if not line.lstrip().startswith("#") and '"' in line:
+            return at + line.index('"') + 1
+        at += len(line)
+    raise SystemExit("the file declares no quoted name to type into")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--edits", type=int, default=20, help="changes to time (default 20)")
@@ -142,7 +152,7 @@ def main(argv: list[str] | None = None) -> dict:
             version = i + 2
             # new text at every edit: a file the parse cache has never seen, as when a person types
             if args.inside:  # new words in a declaration's name: the declaration changes, no error
-                quote = good.index('"') + 1
+                quote = _first_declared_name(good)
                 text, expected = good[:quote] + f"typed {i} " + good[quote:], []
             else:
                 text, expected = ((good + f"\n# typed {i}\nbogus-{i}\n", ["unknown-kind"]) if i % 2 == 0
