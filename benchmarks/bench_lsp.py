@@ -17,17 +17,14 @@ of the file, e.g. a setup's name: no error expected), which changes what the con
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import queue
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 from maester.dsl.compile import default_content_dir
+from maester.tools.lsp_client import NoAnswer, ServerStopped, StdioClient
 
 GOAL_MS = 150
 
@@ -53,76 +50,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def server_command() -> list[str]:
-    script = Path(sys.executable).with_name("maester")
-    if script.exists():
-        return [str(script), "lsp"]
-    return [sys.executable, "-m", "maester.tools.cli", "lsp"]
-
-
-class Client:
-    """A minimal LSP client over a subprocess' pipes."""
-
-    def __init__(self, command: list[str], cwd: Path | None = None):
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=cwd)
-        self.messages: queue.Queue = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        stream = self.proc.stdout
-        while True:
-            headers = {}
-            while True:
-                line = stream.readline()
-                if not line:
-                    self.messages.put(None)
-                    return
-                if not line.strip():
-                    break
-                key, _, value = line.decode("ascii").partition(":")
-                headers[key.strip().lower()] = value.strip()
-            body = json.loads(stream.read(int(headers["content-length"])))
-            self.messages.put((time.perf_counter(), body))
-
-    def send(self, message: dict) -> float:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
-        sent = time.perf_counter()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-        return sent
-
-    def request(self, method: str, params: dict, timeout: float = 60) -> object:
-        self.next_id += 1
-        ident = self.next_id
-        self.send({"id": ident, "method": method, "params": params})
-        return self.wait_for(lambda m: m.get("id") == ident, timeout)[1].get("result")
+class Client(StdioClient):
+    """The benchmark's client: a silent or stopped server stops the benchmark."""
 
     def wait_for(self, predicate, timeout: float = 60) -> tuple[float, dict]:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise SystemExit("the language server did not answer in time")
-            try:
-                item = self.messages.get(timeout=left)
-            except queue.Empty:
-                continue
-            if item is None:
-                raise SystemExit(f"the language server stopped: {self.proc.stderr.read().decode(errors='replace')}")
-            if predicate(item[1]):
-                return item
-
-    def close(self) -> None:
         try:
-            self.request("shutdown", None, timeout=30)
-            self.send({"method": "exit"})
-            self.proc.wait(timeout=30)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            return super().wait_for(predicate, timeout)
+        except NoAnswer:
+            raise SystemExit("the language server did not answer in time") from None
+        except ServerStopped as e:
+            raise SystemExit(f"the language server stopped: {e}") from None
 
 
 def _diagnostics_of(uri: str, version: int):
@@ -139,7 +76,7 @@ def main(argv: list[str] | None = None) -> dict:
         raise SystemExit(f"no bundled file {args.file}")
     good = path.read_text(encoding="utf-8")
     uri = path.resolve().as_uri()
-    client = Client(server_command(), cwd=Path.cwd())
+    client = Client(cwd=Path.cwd())
     try:
         client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
         client.send({"method": "initialized", "params": {}})

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import re
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +16,7 @@ from maester.dsl.kinds import KINDS
 from maester.dsl.registry import PRIMITIVES, TRIGGERS
 from maester.tools import gen_editor_grammars as gen
 from maester.tools.lsp import completion_items, content_roots, diagnostics_for, hover, hover_text, pack_root
+from maester.tools.lsp_client import NoAnswer, ServerStopped, StdioClient
 
 from .conftest import REPO
 
@@ -270,61 +267,29 @@ def test_the_vscode_extension_points_at_files_that_exist():
 # ---- the server over stdio ----------------------------------------------------------------------
 
 
-def _server_command() -> list[str]:
-    script = Path(sys.executable).with_name("maester")
-    if script.exists():  # the console script of this very environment
-        return [str(script), "lsp"]
-    return [sys.executable, "-m", "maester.tools.cli", "lsp"]
+def _env() -> dict:
+    return {k: v for k, v in os.environ.items() if not k.endswith("_PROXY") and not k.endswith("_proxy")}
 
 
-class _Client:
-    def __init__(self, proc: subprocess.Popen):
-        self.proc = proc
-        self.messages: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+class _Client(StdioClient):
+    """The tests' client: `wait_for` gives the message, and a silent or stopped server fails the test."""
 
-    def _read(self) -> None:
-        stream = self.proc.stdout
-        while True:
-            headers = {}
-            while True:
-                line = stream.readline()
-                if not line:
-                    self.messages.put(None)
-                    return
-                if not line.strip():
-                    break
-                key, _, value = line.decode("ascii").partition(":")
-                headers[key.strip().lower()] = value.strip()
-            self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
-
-    def send(self, message: dict) -> None:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
+    def __init__(self, cwd: Path):
+        super().__init__(cwd=cwd, env=_env())
 
     def wait_for(self, predicate, timeout: float = 60) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                pytest.fail("the language server did not answer in time")
-            try:
-                message = self.messages.get(timeout=left)
-            except queue.Empty:
-                continue
-            if message is None:
-                pytest.fail(f"the language server stopped: {self.proc.stderr.read().decode(errors='replace')}")
-            if predicate(message):
-                return message
+        try:
+            return super().wait_for(predicate, timeout)[1]
+        except NoAnswer:
+            pytest.fail("the language server did not answer in time")
+        except ServerStopped as e:
+            pytest.fail(f"the language server stopped: {e}")
 
 
 def test_maester_lsp_speaks_the_protocol_over_stdio(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_PROXY") and not k.endswith("_proxy")}
-    proc = subprocess.Popen(_server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    client = _Client(tmp_path)
+    proc = client.proc
     try:
-        client = _Client(proc)
         client.send({"id": 1, "method": "initialize",
                      "params": {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}}})
         caps = client.wait_for(lambda m: m.get("id") == 1)["result"]["capabilities"]
@@ -372,10 +337,8 @@ class _Session:
     """One `maester lsp` process for the tests below, with request helpers."""
 
     def __init__(self, cwd: Path):
-        env = {k: v for k, v in os.environ.items() if not k.endswith("_PROXY") and not k.endswith("_proxy")}
-        self.proc = subprocess.Popen(_server_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=cwd, env=env)
-        self.client = _Client(self.proc)
+        self.client = _Client(cwd)
+        self.proc = self.client.proc
         self.ids = 100
         self.versions: dict[str, int] = {}
         caps = self.request("initialize", {"processId": os.getpid(), "rootUri": cwd.as_uri(), "capabilities": {}})
@@ -631,9 +594,7 @@ def test_hover_on_a_house_shows_what_its_declaration_says(session, bundle):
 
 def _raw(client: _Client, message: dict) -> None:
     """A message as a client might send it, lone surrogates included (escaped in the JSON, as JSON allows)."""
-    body = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=True).encode("ascii")
-    client.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    client.proc.stdin.flush()
+    client.send_raw(json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=True).encode("ascii"))
 
 
 def _diagnostics_of(client: _Client, uri: str) -> list[dict]:

@@ -24,17 +24,15 @@ from __future__ import annotations
 import copy
 import json
 import os
-import queue
 import random
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from functools import cache
 from pathlib import Path
 
 from maester.dsl.diagnostics import MaesterError
+from maester.tools.lsp_client import NoAnswer, ServerStopped, StdioClient
 
 from .harness import HOSTILE_VALUES, Hang, mutate_json, signature, time_guard
 
@@ -368,69 +366,17 @@ def cli_case(rng: random.Random) -> str | None:
 LSP_REPLY_SECONDS = 60
 
 
-class LanguageServer:
-    """One `maester lsp` process and a reader thread."""
+class LanguageServer(StdioClient):
+    """One `maester lsp` process; `request` gives the reply, or None if none came in time or the server stopped."""
 
     def __init__(self, cwd: Path):
-        script = Path(sys.executable).with_name("maester")
-        command = [str(script), "lsp"] if script.exists() else [sys.executable, "-m", "maester.tools.cli", "lsp"]
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, cwd=cwd)
-        self.messages: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.ids = 0
+        super().__init__(cwd=cwd, stderr=subprocess.DEVNULL)
 
-    def _read(self) -> None:
-        stream = self.proc.stdout
-        while True:
-            headers = {}
-            while True:
-                line = stream.readline()
-                if not line:
-                    self.messages.put(None)
-                    return
-                if not line.strip():
-                    break
-                key, _, value = line.decode("ascii", "replace").partition(":")
-                headers[key.strip().lower()] = value.strip()
-            self.messages.put(json.loads(stream.read(int(headers["content-length"]))))
-
-    def send_raw(self, body: bytes) -> None:
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def send(self, message: dict) -> None:
-        self.send_raw(json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False)
-                      .encode("utf-8", "surrogatepass"))
-
-    def request(self, method: str, params) -> dict | None:
-        """The reply, or None if none came in time or the server stopped."""
-        self.ids += 1
-        ident = self.ids
-        self.send({"id": ident, "method": method, "params": params})
-        deadline = time.monotonic() + LSP_REPLY_SECONDS
-        while time.monotonic() < deadline:
-            try:
-                message = self.messages.get(timeout=1)
-            except queue.Empty:
-                continue
-            if message is None:
-                return None
-            if message.get("id") == ident:
-                return message
-        return None
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.request("shutdown", None)
-                self.send({"method": "exit"})
-                self.proc.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+    def request(self, method: str, params, timeout: float = LSP_REPLY_SECONDS) -> dict | None:
+        try:
+            return super().request(method, params, timeout)
+        except (NoAnswer, ServerStopped):
+            return None
 
 
 LSP_REQUESTS = ["textDocument/hover", "textDocument/completion", "textDocument/definition",
