@@ -123,6 +123,16 @@ def test_an_analysis_position_must_keep_the_invariants(rules, saved, edit, messa
     assert message in str(info.value)
 
 
+def test_an_analysis_position_with_a_frame_no_procedure_stands_in_is_refused(rules, saved):
+    """A found by the fuzzing campaign (case 201:802): a copied frame made the game stop later with an internal
+    error; the resume sees that the rules stand in fewer frames than the file holds."""
+    doc = _analysis(saved)
+    assert doc["state"]["frames"], "the saved position waits inside a procedure"
+    doc["state"]["frames"].append(copy.deepcopy(doc["state"]["frames"][-1]))
+    with pytest.raises(PositionError, match="procedure frames, but the rules stand in"):
+        Game.analysis_position(rules, doc)
+
+
 def test_an_analysis_position_that_keeps_the_invariants_is_played_without_history(rules, saved):
     doc = _analysis(saved)
     doc["state"]["houses"]["stark"]["power"] = 1  # edited, but a power the rules allow

@@ -231,6 +231,9 @@ def _resume(cls_for: Callable[[str], type[Game]], rules: Rules, doc: dict, check
     except _REPLAY_ERRORS as e:
         raise _fail(f"the game cannot go on from the position's state: {e}",
                     "was it edited, or saved with another version of the content?") from None
+    if not game.over and game.frame_depth != len(game.state.frames):  # a saved frame no procedure stands in
+        raise _fail(f"the position's state holds {len(game.state.frames)} procedure frames, but the rules stand in "
+                    f"{game.frame_depth} at its decision", "was the file edited (its `frames`)?")
     # (compared as it is first, and only through JSON when that differs: a tuple in the state is a JSON list)
     if snapshot.as_data(game.state) != doc["state"] and game.state.to_json() != doc["state"]:
         raise _fail("the position's state is not one the rules stop at",
