@@ -115,6 +115,8 @@ def _replace(data, rng: random.Random, n: int):
             old = node[path[-1]]
         except (KeyError, IndexError, TypeError):
             continue
+        if not isinstance(node, (dict, list)):  # the path now runs into a replaced leaf (a string)
+            continue
         if rng.random() < 0.25:
             node[path[-1]] = copy.deepcopy(rng.choice(POSITION_VALUES))
         elif isinstance(old, bool):
