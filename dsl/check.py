@@ -423,12 +423,7 @@ class EffectChecker:
                              "ability", item.trigger_span, hint_for(item.trigger, allowed, show_all=20))
             return None
         inner = Scope(scope.context, trig.name, dict(scope.variables), scope.chooser, scope.where)
-        out: dict = {"node": "ability", "trigger": trig.name}
-        if item.condition is not None:
-            out["if"] = self.expr(item.condition, "bool", inner)
-        out["body"] = self.block(item.body, inner)
-        out["at"] = str(item.span)
-        return out
+        return self._ability_node(item, trig.name, inner)
 
     def moment_ability(self, item: ast.When, scope: Scope) -> dict | None:
         """A game ability `when MOMENT ...`: the moment's names are bound inside (dsl/moments.py)."""
@@ -439,7 +434,11 @@ class EffectChecker:
             return None
         inner = Scope(scope.context, moment.name, {**scope.variables, **moment.bindings}, moment.chooser,
                       scope.where)
-        out: dict = {"node": "ability", "trigger": moment.name}
+        return self._ability_node(item, moment.name, inner)
+
+    def _ability_node(self, item: ast.When, trigger: str, inner: Scope) -> dict:
+        """The compiled ability: its trigger or moment, condition and body checked in `inner`, and its place."""
+        out: dict = {"node": "ability", "trigger": trigger}
         if item.condition is not None:
             out["if"] = self.expr(item.condition, "bool", inner)
         out["body"] = self.block(item.body, inner)

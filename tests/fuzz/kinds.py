@@ -219,6 +219,12 @@ def _hostile_answer(game, rng: random.Random):
     return copy.deepcopy(rng.choice(HOSTILE_VALUES + [float("nan"), float("inf"), object(), b"stark", 1j]))
 
 
+def _answer_state(game) -> tuple:
+    """What a refused answer or call must leave as it was."""
+    return (game.state.canonical(), game.event_count, game.decision_count,
+            game.decision.to_json() if game.decision else None, len(game.actions))
+
+
 def answer_case(rng: random.Random) -> str | None:
     from maester.interpreter.core.decisions import IllegalDecision
     from maester.interpreter.procedures.game import Game
@@ -227,8 +233,7 @@ def answer_case(rng: random.Random) -> str | None:
 
     def work() -> str | None:
         for _ in range(rng.randint(1, 5)):
-            before = (game.state.canonical(), game.event_count, game.decision_count,
-                      game.decision.to_json() if game.decision else None, len(game.actions))
+            before = _answer_state(game)
             kind = rng.random()
             try:
                 if kind < 0.75:
@@ -246,15 +251,13 @@ def answer_case(rng: random.Random) -> str | None:
                 elif hasattr(game, "leave"):
                     game.leave(rng.choice(sorted(game.state.houses) + [None, 7, "nope", "targaryen"]))
             except IllegalDecision as e:
-                after = (game.state.canonical(), game.event_count, game.decision_count,
-                         game.decision.to_json() if game.decision else None, len(game.actions))
+                after = _answer_state(game)
                 if after != before:
                     return "answer: a refused answer or call changed the game"
                 if len(str(e)) > QUOTE_LIMIT + 2000:
                     return "answer: the error quotes the whole answer"
             except MaesterError as e:
-                after = (game.state.canonical(), game.event_count, game.decision_count,
-                         game.decision.to_json() if game.decision else None, len(game.actions))
+                after = _answer_state(game)
                 if after != before:
                     return f"answer: a refused call ({e.code if hasattr(e, 'code') else 'error'}) changed the game"
         saved = json.dumps(game.to_state())  # it must still save, and the save must resume
