@@ -16,6 +16,7 @@ from maester.dsl.effect_tree import touches_no_sea
 from ..core import cursor
 from ..effects import Scope, run
 from ..procedures.mustering import muster
+from .state import MODULE
 
 NONE = "none"
 IRON_BANK, MUSTER_ORDER = "iron-bank", "defense-or-muster"  # the order types resolved here (R40.4, R34.5)
@@ -212,26 +213,32 @@ class IronBankRules:
         self.check_victory()
 
     # ---- improved and degraded areas (R41, R42.3) -----------------------------------------------------------
+    # (the hot accessors below read the module's dict directly, not the typed view: asked for every castle,
+    # supply and power count)
     def changed_areas(self) -> dict[str, list[str]]:
-        return self.mod_data()["improvements"]  # (the hot accessors below read the dict, not the typed view)
+        return (self.state.modules.get(MODULE) or self.mod_data())["improvements"]
 
     def castle_level(self, area: str) -> str:
-        printed = self.board.area(area).castle
-        marks = self.mod_data()["improvements"].get(area)
+        marks = (self.state.modules.get(MODULE) or self.mod_data())["improvements"].get(area)
         if not marks:
-            return printed
+            return self.board.area(area).castle
+        printed = self.board.area(area).castle
         if "no-castle" in marks or "no-stronghold" in marks:
             return "none"
         return "stronghold" if "stronghold" in marks and printed != "none" else printed
 
     def power_icons(self, area: str) -> int:
-        marks = self.mod_data()["improvements"].get(area, [])
+        marks = (self.state.modules.get(MODULE) or self.mod_data())["improvements"].get(area)
+        if not marks:
+            return self.board.area(area).power
         if "no-power" in marks:
             return 0
         return self.board.area(area).power + marks.count("power")
 
     def supply_of_area(self, area: str) -> int:
-        marks = self.mod_data()["improvements"].get(area, [])
+        marks = (self.state.modules.get(MODULE) or self.mod_data())["improvements"].get(area)
+        if not marks:
+            return self.board.area(area).supply
         if "no-supply" in marks:
             return 0
         return self.board.area(area).supply + marks.count("supply")

@@ -48,8 +48,13 @@ def add_loyalty(g: Game, area: str, n: int, rule: str) -> None:
 @query("loyalty-areas")
 def _loyalty_areas(g, sc, a):
     out = sorted(area for area, n in DragonsState.of(g.state).loyalty.items() if n > 0)
-    if a.get("next-to"):
-        out = [x for x in out if any(y not in g.state.blocked for y in g.board.neighbours(x, a["next-to"]))]
+    kind = a.get("next-to")
+    if kind:
+        blocked, neighbours = g.state.blocked, g.board.neighbours
+        if blocked:
+            out = [x for x in out if any(y not in blocked for y in neighbours(x, kind))]
+        else:  # nothing impassable: an area qualifies with any neighbour of the kind
+            out = [x for x in out if neighbours(x, kind)]
     return out
 
 

@@ -16,6 +16,7 @@ from ..core.state import END_REASONS
 from ..procedures import victory
 from ..procedures.game import GameOver
 from .effects import add_loyalty
+from .state import MODULE
 
 END_REASONS["loyalty"] = "a house that wins by loyalty reached the rules set's victory points (R37.3)"
 
@@ -38,6 +39,30 @@ class LoyaltyRules:
         if found is None:
             found = self._loyalty_house_set = frozenset(
                 h for h in self.rules.bundle["houses"] if self.rules.house(h).get("victory_by") == "loyalty")
+        return found
+
+    def _loyalty_homes(self) -> tuple[tuple[str, str, bool, int], ...]:
+        """(house, its home area, does the home have a printed loyalty token, its victory threshold) of each house
+        that wins by loyalty, sorted by house: fixed by the bundle and the rules set, read once (victory is
+        counted after every march and muster)."""
+        found = self.__dict__.get("_loyalty_home_info")
+        if found is None:
+            found = []
+            for house in sorted(self._loyalty_houses()):
+                home = self.rules.house(house)["home"]
+                if home in self.board:  # (a house whose home is off this board is not in the game)
+                    found.append((house, home, bool(self.board.area(home).loyalty_token),
+                                  victory.threshold(self, house)))
+            found = self._loyalty_home_info = tuple(found)
+        return found
+
+    def _loyalty_houses_in_turn_order(self) -> list[tuple[str, str, bool, int]]:
+        """`_loyalty_homes` of the houses in this game, in turn order."""
+        houses = self.state.houses
+        found = [info for info in self._loyalty_homes() if info[0] in houses]
+        if len(found) > 1:
+            order = self.turn_order
+            found.sort(key=lambda info: order.index(info[0]))
         return found
 
     def keeps_last_place(self, house: str) -> bool:
@@ -77,16 +102,16 @@ class LoyaltyRules:
     def victory_table(self) -> dict[str, int]:
         """Castles for most houses, loyalty for loyalty houses (R37.1), nothing for vassals (R35.11)."""
         table = self.castle_counts()
-        data = self.mod_data()
-        vassals, loyal = data["vassals"], self._loyalty_houses()
-        for house in table:
-            if house in vassals:
+        data = self.state.modules.get(MODULE) or self.mod_data()
+        vassals = data["vassals"]
+        for house in vassals:
+            if house in table:
                 table[house] = 0
-            elif house in loyal:
-                home = self.rules.house(house)["home"]
-                printed = 1 if self.board.area(home).loyalty_token and self.controller(home) == house else 0
-                gained = data["loyalty_points"].get(house, 0)
-                table[house] = min(victory.threshold(self, house), gained + printed)
+        gained = data["loyalty_points"]
+        for house, home, printed, need in self._loyalty_homes():
+            if house in table and house not in vassals:
+                held = 1 if printed and self.controller(home) == house else 0
+                table[house] = min(need, gained.get(house, 0) + held)
         return table
 
     def victory_words(self, house: str) -> str:
@@ -112,7 +137,8 @@ class LoyaltyRules:
 
     def units_arrived(self, house: str, areas: list[str]) -> None:
         super().units_arrived(house, areas)
-        if any(self.mod_state.loyalty.get(a) for a in areas):
+        loyalty = (self.state.modules.get(MODULE) or self.mod_data())["loyalty"]
+        if loyalty and any(loyalty.get(a) for a in areas):
             self.gain_loyalty_now()
 
     def combat_over(self, combat) -> None:
@@ -123,28 +149,28 @@ class LoyaltyRules:
     def gain_loyalty(self, check: bool = True) -> None:
         """Loyalty tokens in areas a loyalty house controls are gained at once (R37.6); then victory is checked,
         unless the caller checks it next itself (`check=False`: after a march, see `after_march`)."""
-        loyal = self._loyalty_houses()
-        for house in self.turn_order:
-            if house not in loyal:
-                continue
-            for area, n in sorted(self.mod_state.loyalty.items()):
-                if n > 0 and self.controller(area) == house:
-                    del self.mod_state.loyalty[area]
-                    self.mod_state.loyalty_points[house] = self.mod_state.loyalty_points.get(house, 0) + n
-                    self.emit("loyalty-gained", "R37.6.1", f"{house} gains {n} loyalty token(s) in {area}",
-                              house=house, area=area, points=self.victory_points(house))
-            home = self.rules.house(house)["home"]
+        data = self.state.modules.get(MODULE) or self.mod_data()
+        loyalty, lost = data["loyalty"], data["lost_homes"]
+        for house, home, _, _ in self._loyalty_houses_in_turn_order():
+            if loyalty:
+                for area, n in sorted(loyalty.items()):
+                    if n > 0 and self.controller(area) == house:
+                        del loyalty[area]
+                        points = data["loyalty_points"]
+                        points[house] = points.get(house, 0) + n
+                        self.emit("loyalty-gained", "R37.6.1", f"{house} gains {n} loyalty token(s) in {area}",
+                                  house=house, area=area, points=self.victory_points(house))
             a = self.board.area(home)
-            if a.garrison_returns and self.controller(home) == house and home not in self.state.garrisons \
-                    and home in self.mod_state.lost_homes:
+            holds_home = self.controller(home) == house  # (a returning garrison does not change who controls it)
+            if a.garrison_returns and holds_home and home not in self.state.garrisons and home in lost:
                 self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, a.garrison or 0)
                 self.state.garrison_owner[home] = house
-                self.mod_state.lost_homes.remove(home)
+                lost.remove(home)
                 more = f" and its victory track rises to {self.victory_points(house)}" if a.loyalty_token else ""
                 self.emit("garrison", "R37.8.2", f"{house} retakes {home}: its garrison returns{more}", area=home,
                           house=house, points=self.victory_points(house))
-            if self.controller(home) != house and home not in self.mod_state.lost_homes:
-                self.mod_state.lost_homes.append(home)
+            if not holds_home and home not in lost:
+                lost.append(home)
                 if a.loyalty_token:
                     self.emit("loyalty-home-lost", "R37.8.1", f"{house} has lost control of {home}: its victory "
                               f"track drops to {self.victory_points(house)}", house=house, area=home,
@@ -163,8 +189,11 @@ class LoyaltyRules:
 
     def unit_strength_of_kind(self, kind: str) -> int:
         """Every dragon has the strength of the dragon strength tokens in the box (R38.2)."""
-        if kind in self.flying_kinds():
-            return self.mod_state.dragon_strength
+        flying = self.__dict__.get("_mod_flying_kinds")  # fixed by the bundle; combat asks for every unit
+        if flying is None:
+            flying = self._mod_flying_kinds = frozenset(self.flying_kinds())
+        if kind in flying:
+            return (self.state.modules.get(MODULE) or self.mod_data())["dragon_strength"]
         return super().unit_strength_of_kind(kind)
 
     # ---- the Westeros Phase ------------------------------------------------------------------------------

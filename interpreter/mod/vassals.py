@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..core import cursor
 from ..core.decisions import BIDS_ASKED, IllegalDecision, between_decisions_problems, short_repr
 from ..core.position import GIFT
+from .state import MODULE
 
 if TYPE_CHECKING:
     from ..procedures.game import Proc
@@ -32,14 +33,16 @@ VASSAL_ORDERS = cursor.frame_kind(
 
 
 class VassalRules:
+    # asked for nearly every decision, order and march candidate: the module's dict is read directly (`mod_data`
+    # only when a state has none yet), never through the typed view
     def is_vassal(self, house: str) -> bool:
-        return house in self.mod_data()["vassals"]  # asked for nearly every decision and order: no view
+        return house in (self.state.modules.get(MODULE) or self.mod_data())["vassals"]
 
     def commander_of(self, house: str) -> str:
-        return self.mod_data()["commanders"].get(house, house)
+        return (self.state.modules.get(MODULE) or self.mod_data())["commanders"].get(house, house)
 
     def actor(self, house: str) -> str:
-        data = self.mod_data()
+        data = self.state.modules.get(MODULE) or self.mod_data()
         return data["commanders"].get(house, house) if house in data["vassals"] else house
 
     def may_hold_dominance(self, house: str) -> bool:
@@ -96,8 +99,7 @@ class VassalRules:
             return super().hand_for_combat(house, in_play)
         hs = self.state.houses[house]
         if not hs.hand:
-            deck_set = self.game_rec.get("vassal_card_set")
-            deck = [c for c, rec in sorted(self.rules.bundle["house_cards"].items()) if rec["set"] == deck_set]
+            deck = list(self._vassal_deck())
             # another vassal's hand and the card it played are not in the deck (R35.2: "the 4 remaining")
             taken = {c for h in self.mod_state.vassals for c in self.state.houses[h].hand} | set(in_play)
             deck = [c for c in deck if c not in taken]
@@ -106,6 +108,15 @@ class VassalRules:
             self.emit("vassal-hand", "R35.2", f"{self.commander_of(house)} draws {len(hs.hand)} vassal cards for "
                       f"{house}", house=house, secret={"hand": list(hs.hand)})
         return list(hs.hand)
+
+    def _vassal_deck(self) -> tuple[str, ...]:
+        """The vassal house cards, by id: fixed by the bundle, read once per game."""
+        deck = self.__dict__.get("_vassal_deck_ids")
+        if deck is None:
+            deck_set = self.game_rec.get("vassal_card_set")
+            deck = self._vassal_deck_ids = tuple(
+                c for c, rec in sorted(self.rules.bundle["house_cards"].items()) if rec["set"] == deck_set)
+        return deck
 
     def discard_played(self, house: str, card: str, keep: bool = False, removed: bool = False) -> None:
         if self.is_vassal(house):
@@ -133,17 +144,20 @@ class VassalRules:
 
     # ---- vassals on the map ----------------------------------------------------------------------------
     def may_enter(self, house: str, area: str) -> bool:
-        if not self.mod_data()["vassals"]:
+        data = self.state.modules.get(MODULE) or self.mod_data()
+        vassals = data["vassals"]
+        if not vassals:
             return True  # no vassal in the game: neither limit applies (asked for every candidate of every march)
         ctrl = self.controller(area)
-        ctrl_commander = self.commander_of(ctrl) if ctrl is not None and self.is_vassal(ctrl) else None
-        if self.is_vassal(house):
+        commanders = data["commanders"]  # (`commander_of` and `is_vassal` inlined)
+        ctrl_commander = commanders.get(ctrl, ctrl) if ctrl is not None and ctrl in vassals else None
+        if house in vassals:
             # no ports, no areas of the commander or of its other vassals (R34.3); its own areas are fine
             if self.board.area(area).is_port:
                 return False
             if ctrl is None or ctrl == house:
                 return True
-            commander = self.commander_of(house)
+            commander = commanders.get(house, house)
             return ctrl != commander and ctrl_commander != commander
         return ctrl_commander != house  # a commander never enters its vassals' areas (R35.10)
 
