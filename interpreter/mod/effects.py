@@ -28,18 +28,18 @@ def commander_of(g: Game, house: str) -> str:
 def add_loyalty(g: Game, area: str, n: int, rule: str) -> None:
     """Put `n` loyalty tokens in `area` (take them back when negative); when the supply of tokens runs out the
     placement is skipped (R37.5)."""
-    ms = DragonsState.of(g.state, create=True)
+    loyalty = DragonsState.of(g.state, create=True).loyalty
     if n > 0:
-        left = (g.game_rec.get("loyalty_tokens") or 0) - sum(ms.loyalty.values())
+        left = (g.game_rec.get("loyalty_tokens") or 0) - sum(loyalty.values())
         if n > left:
             g.emit("loyalty-skipped", "R37.5", f"no loyalty token left for {area}: the placement is skipped",
                    area=area)
             n = max(0, left)
     if n == 0:
         return
-    ms.loyalty[area] = ms.loyalty.get(area, 0) + n
-    if ms.loyalty[area] <= 0:
-        del ms.loyalty[area]
+    loyalty[area] = loyalty.get(area, 0) + n
+    if loyalty[area] <= 0:
+        del loyalty[area]
     g.emit("loyalty", rule, f"{'+' if n > 0 else ''}{n} loyalty token(s) in {area}", area=area)
     if n > 0 and hasattr(g, "gain_loyalty_now"):  # gained at once in a loyalty house's area (R37.6.2)
         g.gain_loyalty_now()

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..procedures.game import Proc
 
-from ..core import cursor
+from ..core import control, cursor
+from ..core.board import PORT
 from ..core.state import END_REASONS
 from ..procedures import victory
 from ..procedures.game import GameOver
@@ -66,7 +67,11 @@ class LoyaltyRules:
         return found
 
     def keeps_last_place(self, house: str) -> bool:
-        return bool(self.rules.house(house).get("last_on_tracks"))
+        last = self.__dict__.get("_last_on_tracks")  # fixed by the bundle; asked for every house of every track
+        if last is None:
+            last = self._last_on_tracks = frozenset(
+                h for h in self.rules.bundle["houses"] if self.rules.house(h).get("last_on_tracks"))
+        return house in last
 
     def adjust_bids(self, track: str, bids: dict[str, int]) -> Proc:
         """A house that gives away its bid hands it, token by token, to other houses (R36.4)."""
@@ -114,6 +119,15 @@ class LoyaltyRules:
                 table[house] = min(need, gained.get(house, 0) + held)
         return table
 
+    def _loyalty_area_controllers(self, loyalty: dict[str, int]) -> dict[str, str]:
+        """area -> the house controlling it, of the areas holding loyalty tokens that someone controls (R23): in one
+        pass (loyalty is checked after every march); tokens lie on land areas (R37.4), a port asks `controller`."""
+        areas = [a for a, n in loyalty.items() if n > 0]
+        info = self.board.control_info
+        if any(info[a][0] == PORT for a in areas):
+            return {a: h for a in areas if (h := self.controller(a)) is not None}
+        return dict(control.land_controllers(self.state, self.board, areas))
+
     def victory_words(self, house: str) -> str:
         return "victory points (loyalty)" if self._loyalty_house(house) else "castles and strongholds"
 
@@ -151,10 +165,13 @@ class LoyaltyRules:
         unless the caller checks it next itself (`check=False`: after a march, see `after_march`)."""
         data = self.state.modules.get(MODULE) or self.mod_data()
         loyalty, lost = data["loyalty"], data["lost_homes"]
-        for house, home, _, _ in self._loyalty_houses_in_turn_order():
-            if loyalty:
+        houses = self._loyalty_houses_in_turn_order()
+        # who controls each area holding tokens, read once: gaining tokens changes no control
+        held = self._loyalty_area_controllers(loyalty) if loyalty and houses else {}
+        for house, home, _, _ in houses:
+            if house in held.values():
                 for area, n in sorted(loyalty.items()):
-                    if n > 0 and self.controller(area) == house:
+                    if n > 0 and held.get(area) == house:
                         del loyalty[area]
                         points = data["loyalty_points"]
                         points[house] = points.get(house, 0) + n
