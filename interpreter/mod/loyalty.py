@@ -59,9 +59,13 @@ class LoyaltyRules:
 
     def _loyalty_houses_in_turn_order(self) -> list[tuple[str, str, bool, int]]:
         """`_loyalty_homes` of the houses in this game, in turn order."""
-        houses = self.state.houses
-        found = [info for info in self._loyalty_homes() if info[0] in houses]
+        houses = self.state.houses  # the same dict all game long (a new one only with a new state: undo, scenario)
+        kept = self.__dict__.get("_loyalty_homes_in_game")
+        if kept is None or kept[0] is not houses:
+            kept = self._loyalty_homes_in_game = (houses, [info for info in self._loyalty_homes() if info[0] in houses])
+        found = kept[1]
         if len(found) > 1:
+            found = list(found)
             order = self.turn_order
             found.sort(key=lambda info: order.index(info[0]))
         return found
@@ -122,10 +126,13 @@ class LoyaltyRules:
     def _loyalty_area_controllers(self, loyalty: dict[str, int]) -> dict[str, str]:
         """area -> the house controlling it, of the areas holding loyalty tokens that someone controls (R23): in one
         pass (loyalty is checked after every march); tokens lie on land areas (R37.4), a port asks `controller`."""
-        areas = [a for a, n in loyalty.items() if n > 0]
         info = self.board.control_info
-        if any(info[a][0] == PORT for a in areas):
-            return {a: h for a in areas if (h := self.controller(a)) is not None}
+        areas = []
+        for a, n in loyalty.items():
+            if n > 0:
+                if info[a][0] == PORT:
+                    return {a: h for a, n in loyalty.items() if n > 0 and (h := self.controller(a)) is not None}
+                areas.append(a)
         return dict(control.land_controllers(self.state, self.board, areas))
 
     def victory_words(self, house: str) -> str:
