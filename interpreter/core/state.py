@@ -116,7 +116,7 @@ class GameState:
         return unit
 
     def areas_of(self, house: str) -> list[str]:
-        return sorted(a for a, army in self.units.items() if army["house"] == house)
+        return sorted([a for a, army in self.units.items() if army["house"] == house])  # (a list: no generator)
 
     def unit_count(self, house: str, kind: str | None = None) -> int:
         return sum(1 for army in self.units.values() if army["house"] == house
