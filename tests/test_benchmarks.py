@@ -76,6 +76,7 @@ def test_bench_clone_runs(rules, capsys):
     row = result["base-3p"]
     assert row["positions"] > 0 and row["clone_us"] > 0 and math.isfinite(row["clone_ratio"])
     assert row["used_us"] > 0 and math.isfinite(row["used_ratio"])
+    assert "resume+gc/json" in out and row["resume_gc_us"] > 0 and math.isfinite(row["resume_gc_ratio"])
     assert row["decisions"] > row["positions"] and math.isfinite(row["clone_decision_ratio"])
 
 
