@@ -9,8 +9,8 @@ Plays random games and, at sampled decisions, times (interleaved, same position,
   (parsing the document included; a position this process made, so its history is not rerun — a file from
   outside is proved by its history by default, docs/position.md);
 - resume+gc: the same resume, the game dropped and then, timed with it, the young collection (`gc.collect(0)`)
-  that walks it and gives its memory back (a game holds reference cycles: freeing it waits for the collector;
-  the json round trip's timing includes freeing its copy too). The honest figure of the two.
+  that walks it and gives its memory back (a game and its procedure's generators refer to each other: freeing
+  it waits for the collector; the json round trip's timing includes freeing its copy too). The honest figure.
 
 and prints the medians, and the ratios clone/json, used/json, resume/json and resume+gc/json: the median of each
 position's own ratio and the middle half of them (goals of issue 23: clone at most 0.5x, resume at most 3x,
