@@ -72,9 +72,11 @@ def test_bench_clone_runs(rules, capsys):
     result = load("bench_clone").main(["--setups", "base-3p", "--games", "1", "--every", "60", "--repeat", "1"],
                                       rules=rules)
     out = capsys.readouterr().out
-    assert "clone/json" in out and "resume/json" in out and "clone/decision" in out
+    assert "clone/json" in out and "used/json" in out and "resume/json" in out and "clone/decision" in out
     row = result["base-3p"]
     assert row["positions"] > 0 and row["clone_us"] > 0 and math.isfinite(row["clone_ratio"])
+    assert row["used_us"] > 0 and math.isfinite(row["used_ratio"])
+    assert "resume+gc/json" in out and row["resume_gc_us"] > 0 and math.isfinite(row["resume_gc_ratio"])
     assert row["decisions"] > row["positions"] and math.isfinite(row["clone_decision_ratio"])
 
 

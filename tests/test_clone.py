@@ -106,6 +106,38 @@ def test_a_clone_and_its_original_go_on_alike_and_apart(rules, setup, seed, limi
     assert nested >= 2, "the positions include no combat or deep frames: the test lost its point"
 
 
+def test_a_clone_taken_before_its_original_moves_on_stays_at_the_clone(rules):
+    """A clone comes to life when first used (Game.clone): whatever happens to its original before then (answers, a
+    direct edit of its state, another clone), the clone wakes at the position it was taken at, with its own copy
+    of the decision; a clone of a clone that has not woken is the same position too."""
+    game = new_game(rules, "mod-8p", seed=7)
+    agents = {h: RandomAgent(7 + i) for i, h in enumerate(game.state.houses)}
+    for _ in range(150):
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    at, asked, events = game.state.to_json(), game.decision.to_json(), list(game.events)
+    twin = game.clone()
+    grandchild = twin.clone()  # from the sleeping clone
+    twin.decision.info["marked"] = True  # the clone's decision is its own...
+    assert "marked" not in game.decision.info
+    for _ in range(5):
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    house = next(iter(game.state.houses))
+    game.state.houses[house].power += 3  # ...and so is its state, edited directly in the original
+    assert twin.decision.info.pop("marked") and twin.decision.to_json() == asked
+    for copy_ in (twin, grandchild):
+        assert copy_.state.to_json() == at and copy_.events == events and copy_.decision.to_json() == asked
+        assert copy_.event_count == len(events) and copy_.answers == game.answers[:len(copy_.answers)]
+    assert not _containers(twin.state).keys() & _containers(grandchild.state).keys()
+    # woken, it plays on as the original did from there
+    replay = new_game(rules, "mod-8p", seed=7)
+    for answer in game.answers[:len(twin.answers)]:
+        replay.answer(answer)
+    for answer in game.answers[len(twin.answers):]:
+        twin.answer(answer)
+        replay.answer(answer)
+    assert twin.state.hash() == replay.state.hash() and twin.events == replay.events
+
+
 def test_a_clone_undoes_and_saves_on_its_own(rules):
     for game, _agents in _positions(rules, "mod-8p", 5, 200, every=60):
         twin = game.clone()

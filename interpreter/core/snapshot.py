@@ -97,6 +97,15 @@ def _house_fields(house: HouseState) -> dict:
 def _copied(src: dict, record) -> dict:
     """A state's fields (`src`: its `__dict__`, or a state document) with every container made anew; `record`: a
     house's fields as a new dict (of a HouseState, or of its dict in a document)."""
+    data, deep = _shaped(src, record)
+    for name, value in zip(deep, marshal.loads(marshal.dumps(tuple(src[name] for name in deep))), strict=True):
+        data[name] = value
+    return data
+
+
+def _shaped(src: dict, record) -> tuple[dict, tuple[str, ...]]:
+    """`_copied` but for the free-form fields, named in the tuple returned: in the dict they are still `src`'s
+    own values, which the caller replaces."""
     data = src.copy()  # the immutable fields as they are; every container is replaced below
     for name in _FLAT_DICTS:
         data[name] = src[name].copy()
@@ -117,11 +126,38 @@ def _copied(src: dict, record) -> dict:
         new = houses[h] = HouseState.__new__(HouseState)
         new.__dict__ = values
     data[_HOUSES] = houses
-    deep = _DEEP if len(src) == len(_FIELDS) else (*_DEEP, *(k for k in src if k not in _FIELD_SET))
     # (an attribute set on a state besides its fields is copied whole too, as `dumps` would: never shared)
-    for name, value in zip(deep, marshal.loads(marshal.dumps(tuple(src[name] for name in deep))), strict=True):
-        data[name] = value
-    return data
+    return data, _DEEP if len(src) == len(_FIELDS) else (*_DEEP, *(k for k in src if k not in _FIELD_SET))
+
+
+class Deferred:
+    """A copy of a state whose free-form fields (the cursor, the frames, the modules' states) are kept as a
+    `marshal` snapshot until the state is wanted (`state`): taking it costs the shaped copy and `marshal.dumps`
+    of those fields, reading it `marshal.loads` of them, together what `copy` costs (a clone that is never
+    played never reads its state, Game.clone)."""
+
+    __slots__ = ("_data", "_deep", "_blob")
+
+    def __init__(self, state: GameState):
+        src = vars(state)
+        self._data, self._deep = _shaped(src, _house_fields)
+        self._blob = marshal.dumps(tuple(src[name] for name in self._deep))
+        for name in self._deep:  # (the key stays in its place: the state document keeps its order)
+            self._data[name] = None
+
+    def again(self) -> Deferred:
+        """Another copy of the same state (the snapshot's bytes shared: they never change)."""
+        other = Deferred.__new__(Deferred)
+        other._data, other._deep = _shaped(self._data, _house_fields)
+        other._blob = self._blob
+        return other
+
+    def state(self) -> GameState:
+        """The state (once: it is the caller's from then on)."""
+        data = self._data
+        for name, value in zip(self._deep, marshal.loads(self._blob), strict=True):
+            data[name] = value
+        return _state(data)
 
 
 def _state(data: dict) -> GameState:

@@ -76,11 +76,13 @@ class Combat:
 
     # ---- as data (the combat frame of the state's cursor, see `resolve_combat`)
     def to_json(self) -> dict:
-        """The combat as plain JSON data, sharing nothing with the live combat (taken at every combat step:
-        copied field by field, several times cheaper than a JSON round trip)."""
-        out: dict = {}
-        for name, copy_of in _FIELD_COPIES:
-            out[name] = copy_of(getattr(self, name))
+        """The combat as plain JSON data, sharing nothing with the live combat (taken at every decision inside a
+        combat step): the fields in their order, each container copied as JSON has it (sets sorted)."""
+        out = vars(self).copy()  # the dataclass's __init__ set every field, in order: strings, numbers as they are
+        if len(out) != len(_FIELD_COPIES):  # an attribute set besides the fields: field by field
+            return {name: copy_of(getattr(self, name)) for name, copy_of in _FIELD_COPIES}
+        for name, copy_of in _CONTAINER_COPIES:
+            out[name] = copy_of(out[name])
         return out
 
     @classmethod
@@ -314,6 +316,7 @@ def _copier(f) -> object:
 
 
 _FIELD_COPIES.extend((f.name, _copier(f)) for f in fields(Combat))
+_CONTAINER_COPIES = tuple((name, copy_of) for name, copy_of in _FIELD_COPIES if copy_of is not _same)
 
 
 # ---- the frames of the combat's steps (cursor.py) ----------------------------------------------------

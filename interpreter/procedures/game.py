@@ -70,6 +70,43 @@ class Options:
     ask_skipped: bool = False
 
 
+_LAZY = "_lazy"  # a clone not yet restarted keeps what it needs here (`Game.clone`)
+
+
+class _LazyClone:
+    """What a clone needs to restart: its own copy of the state (`snapshot.Deferred`) and everything else
+    `Game.restarted` takes, as it was at the clone (each list its own copy)."""
+
+    __slots__ = ("state", "rules", "options", "run", "answers", "actions", "checkpoints", "events", "event_base")
+
+    def __init__(self, state: snapshot.Deferred, rules: Rules, options: Options, run: dict, answers: list,
+                 actions: list, checkpoints: list, events: list, event_base: int):
+        self.state, self.rules, self.run = state, rules, run
+        self.options = object.__new__(type(options))  # `replace(options)` without its __init__: 6x cheaper
+        self.options.__dict__ = vars(options).copy()
+        self.answers, self.actions, self.checkpoints, self.events = answers, actions, checkpoints, events
+        self.event_base = event_base
+
+    def again(self) -> _LazyClone:
+        """The same for another clone (its own copy of everything)."""
+        return _LazyClone(self.state.again(), self.rules, self.options, self.run, self.answers[:],
+                          self.actions[:], self.checkpoints[:], self.events[:], self.event_base)
+
+    def wake(self, game: Game) -> None:
+        """Make `game` (an object holding nothing but its decision) the clone: the procedure restarted from the
+        state down to the pending decision. The restart asks an equal decision; the clone keeps the one it was
+        given, which its holder may have read or marked."""
+        decision = game.decision
+        try:
+            game._restart(self.rules, self.state.state(), self.options, self.run,
+                          (self.answers, self.actions, self.checkpoints), copy_history=False)
+        except AttributeError as e:  # not "no such attribute" for the caller of `__getattr__`
+            raise RuntimeError(f"a clone could not restart: {e}") from e
+        game.events, game._event_base = self.events, self.event_base
+        if decision is not None:
+            game.decision = decision
+
+
 _RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (rules modules)
 
 
@@ -241,16 +278,23 @@ class Game(RulesHooks):
         """A game going on from `state` alone (taken at a decision, `run` its `run_counts` then): the procedure
         restarts at the state's cursor and frames and asks the same decision. `history` (answers, actions,
         checkpoints) is what came before, for undo and the log; the state itself needs none of it."""
-        game = cls(rules, state.setup, seed=state.seed, options=options, state=state, start=False)
-        game._event_base, game._count = run.get("events", 0), run.get("decisions", 0)
-        game.combats = run.get("combats", 0)
-        game.later = {(kind, key): (card, source) for kind, key, card, source in run.get("later", [])}
-        if history is not None:
-            game.answers, game.actions, game.checkpoints = (list(h) for h in history)
-        game._restart_answers = len(game.answers)
-        if not game.over:
-            game.start()
+        game = cls.__new__(cls)
+        game._restart(rules, state, options, run, history)
         return game
+
+    def _restart(self, rules: Rules, state: GameState, options: Options, run: dict,
+                 history: tuple[list, list, list[Checkpoint]] | None, copy_history: bool = True) -> None:
+        """Make this object the game `restarted` describes (a new one, or a clone coming to life, whose history
+        lists are its own already: `copy_history=False`)."""
+        type(self).__init__(self, rules, state.setup, seed=state.seed, options=options, state=state, start=False)
+        self._event_base, self._count = run.get("events", 0), run.get("decisions", 0)
+        self.combats = run.get("combats", 0)
+        self.later = {(kind, key): (card, source) for kind, key, card, source in run.get("later", [])}
+        if history is not None:
+            self.answers, self.actions, self.checkpoints = (list(h) for h in history) if copy_history else history
+        self._restart_answers = len(self.answers)
+        if not self.over:
+            self.start()
 
     def record_action(self, entry: dict) -> None:
         """Keep a between-decision action in the history, placed after the answers given so far."""
@@ -279,15 +323,37 @@ class Game(RulesHooks):
                                 cps, self.answers, actions, upto)
 
     def clone(self) -> Game:
-        """An independent game at exactly this position (same decision, same future for the same answers): a
-        restart from a copy of the state, with the history shared (checkpoints are immutable)."""
-        state = snapshot.copy(self.state)  # by the state's shape: every list and dict new, strings and numbers shared
-        options = object.__new__(type(self.options))  # `replace(self.options)` without its __init__: 6x cheaper
-        options.__dict__ = vars(self.options).copy()
-        g = type(self).restarted(self.rules, state, options, self.run_counts(),
-                                 (self.answers, self.actions, self.checkpoints))
-        g.events, g._event_base = list(self.events), self._event_base
+        """An independent game at exactly this position (same decision, same future for the same answers).
+
+        The state is copied at once (`snapshot.Deferred`: by its shape, every list and dict new, strings and
+        numbers shared; the free-form cursor, frames and modules' states as bytes until the restart), the history
+        lists too (checkpoints are immutable); the procedure restarts (`_LazyClone.wake`:
+        from the state's cursor and frames down to the pending decision) only when something else than its
+        decision is first read or called: its state, an answer, its events... A clone that is only looked at for
+        its decision, or thrown away, costs no restart; one that is played costs what it did before."""
+        lazy = self.__dict__.get(_LAZY)
+        if lazy is None:
+            lazy = _LazyClone(snapshot.Deferred(self.state), self.rules, self.options, self.run_counts(),
+                              self.answers[:], self.actions[:], self.checkpoints[:], self.events[:],
+                              self._event_base)
+        else:  # a clone not restarted yet: its state is still the one it was given
+            lazy = lazy.again()
+        g = object.__new__(type(self))
+        g.__dict__[_LAZY] = lazy
+        d = self.decision
+        if d is not None:  # the clone's own (a restart asks an equal one): nothing of it is shared
+            d = object.__new__(Decision)
+            d.__dict__.update(vars(self.decision), options=self.decision.options[:], info=self.decision.info.copy())
+        g.decision = d
         return g
+
+    def __getattr__(self, name: str):
+        # only for what the object does not have: a lazy clone's attributes (`clone`) come to life here
+        lazy = self.__dict__.pop(_LAZY, None)
+        if lazy is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        lazy.wake(self)
+        return getattr(self, name)
 
     def __deepcopy__(self, memo) -> Game:
         return self.clone()
