@@ -29,6 +29,11 @@ class Rules:
                 raise BundleError(diags)
         self.bundle = bundle
         self._boards: dict[str, Board] = {}
+        # the records looked up at every step, bound once (a bundle's sections are never replaced)
+        self._orders = bundle.get("orders", {})
+        self._house_cards = bundle.get("house_cards", {})
+        self._houses = bundle.get("houses", {})
+        self._westeros_cards = bundle.get("westeros_cards", {})
 
     # ---- loading
     @classmethod
@@ -82,16 +87,28 @@ class Rules:
         return self._get("games", game_id, "game")
 
     def house(self, house_id: str) -> dict:
-        return self._get("houses", house_id, "house")
+        try:
+            return self._houses[house_id]
+        except KeyError:
+            return self._get("houses", house_id, "house")
 
     def order(self, order_id: str) -> dict:
-        return self._get("orders", order_id, "order")
+        try:
+            return self._orders[order_id]
+        except KeyError:
+            return self._get("orders", order_id, "order")
 
     def card(self, card_id: str) -> dict:
-        return self._get("house_cards", card_id, "house card")
+        try:
+            return self._house_cards[card_id]
+        except KeyError:
+            return self._get("house_cards", card_id, "house card")
 
     def westeros_card(self, card_id: str) -> dict:
-        return self._get("westeros_cards", card_id, "Westeros card")
+        try:
+            return self._westeros_cards[card_id]
+        except KeyError:
+            return self._get("westeros_cards", card_id, "Westeros card")
 
     def wildling_card(self, card_id: str) -> dict:
         return self._get("wildling_cards", card_id, "wildling card")

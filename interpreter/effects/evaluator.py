@@ -128,8 +128,20 @@ def _cached(x, make: Callable) -> Callable:
 
 def compiled_expr(x) -> Callable:
     if isinstance(x, bool | int):
-        return lambda g, sc, _v=x: _v
+        return _constant(x)
     return _cached(x, _compile_expr)
+
+
+_CONSTANTS: dict[tuple[type, int], Callable] = {}
+
+
+def _constant(x: bool | int) -> Callable:
+    """The expression of a literal number or truth value (one closure per value and type: True is not 1)."""
+    key = (type(x), x)
+    fn = _CONSTANTS.get(key)
+    if fn is None:
+        fn = _CONSTANTS[key] = lambda g, sc, _v=x: _v
+    return fn
 
 
 def _node(x) -> str:
@@ -429,9 +441,12 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     by, distinct, picks = f["by"], st.get("distinct", False), f["picks"]
     while not f["running"] and len(picks) < f["count"] and f["options"]:  # fewer than asked: what there is (R0.6)
         every = sorted({_as_option(o) for o in f["options"]}, key=str)
-        unique = _one_of_each_piece(g, sc, every) if g.skips(IDENTICAL_UNITS) else every
-        if marked is None and len(unique) == len(every) and len(_one_of_each_piece(g, sc, every)) < len(every):
-            marked = IDENTICAL_UNITS
+        if g.skips(IDENTICAL_UNITS):
+            unique = _one_of_each_piece(g, sc, every)
+        else:  # the debug switch: every option asked, the question marked when some are the same piece
+            unique = every
+            if marked is None and len(_one_of_each_piece(g, sc, every)) < len(every):
+                marked = IDENTICAL_UNITS
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
                                    card=sc.card, name=st["choose"], source=st.get("at", ""),
                                    **({"skip": marked} if marked else {}))

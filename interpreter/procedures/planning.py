@@ -186,27 +186,30 @@ def assign_orders(g: Game) -> Proc:
         # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
         left, stars_placed = _tokens_left(g, _placed(g, house))
         limit = star_limit(g, house)
+        options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
         for k in range(f["next"], len(areas)):
             area = areas[k]
-            options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
-            if len(areas) - k > room:
-                options = [*options, NONE]
+            asked = [*options, NONE] if len(areas) - k > room else options
             f["next"] = k
             # asked even with a single legal token: whether a token is forced depends on the house's secret
             # placements, so skipping it would show the others (who is asked next, how many face-down tokens
             # lie on the board) what it placed before the reveal (R13.2: orders are placed in secret)
-            token = yield g.ask(house, "place-order", f"{house}: order for {area}", options, "R13.2.1", area=area)
+            token = yield g.ask(house, "place-order", f"{house}: order for {area}", asked, "R13.2.1", area=area)
             if token == NONE:
                 g.emit("no-order", "R13.2.4", f"{house} leaves {area} without an order (too few legal tokens)",
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-            if left.get(token):
-                left[token] -= 1
-            stars_placed += _is_star(g, token)
+            left[token] -= 1  # (an option: an unused token of the house)
+            star = _is_star(g, token)
+            stars_placed += star
+            if star or not left[token]:  # the legal tokens change: read them again
+                options, room = _options(g, left, max(0, limit - stars_placed))
+            else:  # one copy of a plain token fewer: the same tokens, one placement fewer
+                room -= 1
         cursor.leave(g, f)
 
 
