@@ -548,6 +548,8 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
     before (or besides) running it; no procedure looks for primitive names."""
     if mark not in MARKS:
         raise EffectError(f"unknown mark '{mark}'")
+    if not _may_reach(block, mark):  # no call carrying the mark anywhere in its branches: nothing to evaluate
+        return
     for st in block:
         kind = _node(st)
         if kind == "call":
@@ -557,6 +559,29 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
         elif kind == "if":
             yield from reached_calls(g, st["then"] if compiled_expr(st["if"])(g, sc) else st.get("else", []), sc,
                                      mark)
+
+
+_REACH: dict[tuple[int, str], tuple[object, bool]] = {}
+
+
+def _may_reach(block: list, mark: str) -> bool:
+    """Does `block` hold, in its `if` branches followed either way, a call of a primitive carrying `mark`? (What
+    `reached_calls` could find whatever the conditions say; known once per compiled block.)"""
+    hit = _REACH.get((id(block), mark))
+    if hit is not None and hit[0] is block:
+        return hit[1]
+    found = False
+    for st in block:
+        kind = _node(st)
+        if kind == "call":
+            prim = PRIMITIVES.get(st["do"])
+            found = prim is not None and mark in prim.marks
+        elif kind == "if":
+            found = _may_reach(st["then"], mark) or _may_reach(st.get("else", []), mark)
+        if found:
+            break
+    _REACH[(id(block), mark)] = (block, found)  # keeps the block alive, so its id is never another's
+    return found
 
 
 def apply_call(g: Game, st: dict, sc: Scope, args: dict) -> None:

@@ -149,7 +149,11 @@ class Game(RulesHooks):
             raise IllegalDecision(d, value, why)
         value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
         self.answers.append(value)
-        self._advance(value)
+        self.decision = None  # (`_advance`, written out: once per decision)
+        try:
+            self.decision = self._proc.send(value)
+        except StopIteration:  # noqa: SIM105 - a `suppress` block costs a context manager per decision
+            pass
 
     def _advance(self, value, first: bool = False) -> None:
         self.decision = None

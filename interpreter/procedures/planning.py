@@ -185,7 +185,7 @@ def assign_orders(g: Game) -> Proc:
         areas = st.areas_of(house)  # the units do not move in this phase
         # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
         left, stars_placed = _tokens_left(g, _placed(g, house))
-        limit = star_limit(g, house)
+        limit, special = star_limit(g, house), _special_tokens(g)
         options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
         for k in range(f["next"], len(areas)):
             area = areas[k]
@@ -204,7 +204,7 @@ def assign_orders(g: Game) -> Proc:
                 continue
             st.orders[area] = {"house": house, "order": token}
             left[token] -= 1  # (an option: an unused token of the house)
-            star = _is_star(g, token)
+            star = token in special
             stars_placed += star
             if star or not left[token]:  # the legal tokens change: read them again
                 options, room = _options(g, left, max(0, limit - stars_placed))
