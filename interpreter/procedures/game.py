@@ -151,9 +151,10 @@ class Game(RulesHooks):
         self.answers.append(value)
         self.decision = None  # (`_advance`, written out: once per decision)
         try:
-            self.decision = self._proc.send(value)
-        except StopIteration:  # noqa: SIM105 - a `suppress` block costs a context manager per decision
-            pass
+            d = self._proc.send(value)
+        except StopIteration:  # the game is over
+            d = None
+        self.decision = d
 
     def _advance(self, value, first: bool = False) -> None:
         self.decision = None
