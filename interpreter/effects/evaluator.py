@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from types import GeneratorType
 from typing import TYPE_CHECKING
 
 from maester.dsl.registry import MARKS, NODE_KEY, NODES, PRIMITIVES
@@ -291,13 +292,16 @@ def _compile_block(block: list) -> Callable:
     return run_steps
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})  # values a copy shares (most runtime values)
+
+
 def _plain(value):
     """A copy of a runtime value (or of bindings) for a frame: lists and dicts copied, so the frame never
     shares a list with the state (the state round-trips through JSON)."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _ATOMS else _plain(v) for v in value]
     return value
 
 
@@ -396,7 +400,7 @@ def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
         out = fn(*args)
     finally:
         g.origin = outer
-    if inspect.isgenerator(out):
+    if isinstance(out, GeneratorType):  # (inspect.isgenerator, without its call)
         return _traced_steps(g, origin, out)
     return out if out is not None else ()
 
