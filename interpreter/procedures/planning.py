@@ -203,13 +203,18 @@ def assign_orders(g: Game) -> Proc:
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
+            # what `_options` would now say, from what it said before: one placement fewer (a plain token's
+            # copies, or both the ★ tokens' copies and the ★ orders left, go down by one), the token gone when
+            # its last copy is placed; when no ★ order is left, the ★ tokens go: read them again
             left[token] -= 1  # (an option: an unused token of the house)
-            star = token in special
-            stars_placed += star
-            if star or not left[token]:  # the legal tokens change: read them again
-                options, room = _options(g, left, max(0, limit - stars_placed))
-            else:  # one copy of a plain token fewer: the same tokens, one placement fewer
-                room -= 1
+            room -= 1
+            if token in special:
+                stars_placed += 1
+                if stars_placed >= limit:
+                    options, room = _options(g, left, 0)
+                    continue
+            if not left[token]:
+                options.remove(token)  # (a list of this loop's own: the decision asked holds a copy)
         cursor.leave(g, f)
 
 
