@@ -137,8 +137,14 @@ class Rules:
 
     def cards_of(self, house: str, sets: list[str]) -> list[str]:
         """The house card ids a house plays with, given the card sets in use (each set lists its cards)."""
-        cards, sets_rec = self.bundle["house_cards"], self.bundle["card_sets"]
-        return sorted({cid for s in sets for cid in sets_rec[s]["cards"] if cards[cid]["house"] == house})
+        cache = self.__dict__.setdefault("_cards_of", {})  # (the bundle never changes: read once per house and sets)
+        key = (house, *sets)
+        found = cache.get(key)
+        if found is None:
+            cards, sets_rec = self.bundle["house_cards"], self.bundle["card_sets"]
+            found = cache[key] = tuple(sorted({cid for s in sets for cid in sets_rec[s]["cards"]
+                                               if cards[cid]["house"] == house}))
+        return list(found)
 
     def westeros_deck(self, slot: str, game: dict) -> list[str]:
         """Every card of the rules set's Westeros deck in a slot, one entry per copy, in a stable order."""

@@ -47,9 +47,11 @@ def reconcile(g: Game, houses: list[str], rule: str = "R8.4") -> Proc:
             g.destroy_unit(area, idx, rule, "over the supply limit")
 
 
+_POINTS = {"castle": 1, "stronghold": 2}  # mustering points by castle level (R9.2)
+
+
 def mustering_points(g: Game, area: str) -> int:
-    castle = g.castle_level(area)
-    return {"castle": 1, "stronghold": 2}.get(castle, 0)
+    return _POINTS.get(g.castle_level(area), 0)
 
 
 @procedure("placement-areas")
