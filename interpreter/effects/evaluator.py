@@ -553,7 +553,11 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
     if mark not in MARKS:
         raise EffectError(f"unknown mark '{mark}'")
     if not _may_reach(block, mark):  # no call carrying the mark anywhere in its branches: nothing to evaluate
-        return
+        return ()
+    return _reached_calls(g, block, sc, mark)
+
+
+def _reached_calls(g: Game, block: list, sc: Scope, mark: str):
     for st in block:
         kind = _node(st)
         if kind == "call":
