@@ -29,11 +29,13 @@ class Rules:
                 raise BundleError(diags)
         self.bundle = bundle
         self._boards: dict[str, Board] = {}
-        # the records looked up at every step, bound once (a bundle's sections are never replaced)
-        self._orders = bundle.get("orders", {})
-        self._house_cards = bundle.get("house_cards", {})
-        self._houses = bundle.get("houses", {})
-        self._westeros_cards = bundle.get("westeros_cards", {})
+        # the records looked up at every step, bound once (a bundle's sections are never replaced); a missing
+        # one is reported by `_get` when asked for
+        sections = bundle if isinstance(bundle, dict) else {}
+        self._orders = sections.get("orders", {})
+        self._house_cards = sections.get("house_cards", {})
+        self._houses = sections.get("houses", {})
+        self._westeros_cards = sections.get("westeros_cards", {})
 
     # ---- loading
     @classmethod
