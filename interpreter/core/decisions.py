@@ -35,10 +35,11 @@ class Decision:
     def legal_option(self, answer) -> tuple | None:
         """`(option,)` for the option `answer` stands for, None if it is not legal (an option may be None)."""
         if type(answer) is str:  # most answers: a string equals only a string, no deeper test needed
-            for option in self.options:
-                if option == answer:
-                    return (option,)
-            return None
+            options = self.options
+            try:
+                return (options[options.index(answer)],)  # the first option equal to it (searched in C)
+            except ValueError:
+                return None
         for option in self.options:
             # the JSON shape first: an answer whose `==` is no truth value (a numpy array) never reaches it
             if same_json_type(option, answer) and option == answer:

@@ -7,14 +7,16 @@ the very same draws; no module-level `random` is ever used by the engine.
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64  # how many 64-bit outputs there are
+_GAMMA, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's constants
 
 
 def next_state(state: int) -> tuple[int, int]:
     """Advance the state; return (new_state, 64-bit output)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    state = (state + _GAMMA) & _MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return state, z ^ (z >> 31)
 
 
@@ -35,9 +37,13 @@ class Rng:
         if n <= 0:
             raise ValueError("below() needs n > 0")
         # rejection sampling keeps the draw unbiased
-        limit = (_MASK + 1) - ((_MASK + 1) % n)
-        while True:
-            self.holder.rng, out = next_state(self.holder.rng)
+        limit = _SPAN - _SPAN % n
+        holder = self.holder
+        while True:  # next_state, written out (one draw per decision of a random agent)
+            state = holder.rng = (holder.rng + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            out = z ^ (z >> 31)
             if out < limit:
                 return out % n
 

@@ -29,6 +29,13 @@ class Rules:
                 raise BundleError(diags)
         self.bundle = bundle
         self._boards: dict[str, Board] = {}
+        # the records looked up at every step, bound once (a bundle's sections are never replaced); a missing
+        # one is reported by `_get` when asked for
+        sections = bundle if isinstance(bundle, dict) else {}
+        self._orders = sections.get("orders", {})
+        self._house_cards = sections.get("house_cards", {})
+        self._houses = sections.get("houses", {})
+        self._westeros_cards = sections.get("westeros_cards", {})
 
     # ---- loading
     @classmethod
@@ -82,16 +89,28 @@ class Rules:
         return self._get("games", game_id, "game")
 
     def house(self, house_id: str) -> dict:
-        return self._get("houses", house_id, "house")
+        try:
+            return self._houses[house_id]
+        except KeyError:
+            return self._get("houses", house_id, "house")
 
     def order(self, order_id: str) -> dict:
-        return self._get("orders", order_id, "order")
+        try:
+            return self._orders[order_id]
+        except KeyError:
+            return self._get("orders", order_id, "order")
 
     def card(self, card_id: str) -> dict:
-        return self._get("house_cards", card_id, "house card")
+        try:
+            return self._house_cards[card_id]
+        except KeyError:
+            return self._get("house_cards", card_id, "house card")
 
     def westeros_card(self, card_id: str) -> dict:
-        return self._get("westeros_cards", card_id, "Westeros card")
+        try:
+            return self._westeros_cards[card_id]
+        except KeyError:
+            return self._get("westeros_cards", card_id, "Westeros card")
 
     def wildling_card(self, card_id: str) -> dict:
         return self._get("wildling_cards", card_id, "wildling card")
@@ -120,8 +139,14 @@ class Rules:
 
     def cards_of(self, house: str, sets: list[str]) -> list[str]:
         """The house card ids a house plays with, given the card sets in use (each set lists its cards)."""
-        cards, sets_rec = self.bundle["house_cards"], self.bundle["card_sets"]
-        return sorted({cid for s in sets for cid in sets_rec[s]["cards"] if cards[cid]["house"] == house})
+        cache = self.__dict__.setdefault("_cards_of", {})  # (the bundle never changes: read once per house and sets)
+        key = (house, *sets)
+        found = cache.get(key)
+        if found is None:
+            cards, sets_rec = self.bundle["house_cards"], self.bundle["card_sets"]
+            found = cache[key] = tuple(sorted({cid for s in sets for cid in sets_rec[s]["cards"]
+                                               if cards[cid]["house"] == house}))
+        return list(found)
 
     def westeros_deck(self, slot: str, game: dict) -> list[str]:
         """Every card of the rules set's Westeros deck in a slot, one entry per copy, in a stable order."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
+from types import GeneratorType
 from typing import TYPE_CHECKING
 
 from maester.dsl.registry import MARKS, NODE_KEY, NODES, PRIMITIVES
@@ -128,8 +129,20 @@ def _cached(x, make: Callable) -> Callable:
 
 def compiled_expr(x) -> Callable:
     if isinstance(x, bool | int):
-        return lambda g, sc, _v=x: _v
+        return _constant(x)
     return _cached(x, _compile_expr)
+
+
+_CONSTANTS: dict[tuple[type, int], Callable] = {}
+
+
+def _constant(x: bool | int) -> Callable:
+    """The expression of a literal number or truth value (one closure per value and type: True is not 1)."""
+    key = (type(x), x)
+    fn = _CONSTANTS.get(key)
+    if fn is None:
+        fn = _CONSTANTS[key] = lambda g, sc, _v=x: _v
+    return fn
 
 
 def _node(x) -> str:
@@ -279,13 +292,16 @@ def _compile_block(block: list) -> Callable:
     return run_steps
 
 
+_ATOMS = frozenset({str, int, bool, float, type(None)})  # values a copy shares (most runtime values)
+
+
 def _plain(value):
     """A copy of a runtime value (or of bindings) for a frame: lists and dicts copied, so the frame never
     shares a list with the state (the state round-trips through JSON)."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [v if type(v) in _ATOMS else _plain(v) for v in value]
     return value
 
 
@@ -384,7 +400,7 @@ def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
         out = fn(*args)
     finally:
         g.origin = outer
-    if inspect.isgenerator(out):
+    if isinstance(out, GeneratorType):  # (inspect.isgenerator, without its call)
         return _traced_steps(g, origin, out)
     return out if out is not None else ()
 
@@ -429,9 +445,12 @@ def _choose(g: Game, st: dict, sc: Scope) -> Proc:
     by, distinct, picks = f["by"], st.get("distinct", False), f["picks"]
     while not f["running"] and len(picks) < f["count"] and f["options"]:  # fewer than asked: what there is (R0.6)
         every = sorted({_as_option(o) for o in f["options"]}, key=str)
-        unique = _one_of_each_piece(g, sc, every) if g.skips(IDENTICAL_UNITS) else every
-        if marked is None and len(unique) == len(every) and len(_one_of_each_piece(g, sc, every)) < len(every):
-            marked = IDENTICAL_UNITS
+        if g.skips(IDENTICAL_UNITS):
+            unique = _one_of_each_piece(g, sc, every)
+        else:  # the debug switch: every option asked, the question marked when some are the same piece
+            unique = every
+            if marked is None and len(_one_of_each_piece(g, sc, every)) < len(every):
+                marked = IDENTICAL_UNITS
         pick = yield from g.choose(by, "choose", f"{by} chooses {st['choose']}", unique, sc.rule,
                                    card=sc.card, name=st["choose"], source=st.get("at", ""),
                                    **({"skip": marked} if marked else {}))
@@ -533,6 +552,12 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
     before (or besides) running it; no procedure looks for primitive names."""
     if mark not in MARKS:
         raise EffectError(f"unknown mark '{mark}'")
+    if not _may_reach(block, mark):  # no call carrying the mark anywhere in its branches: nothing to evaluate
+        return ()
+    return _reached_calls(g, block, sc, mark)
+
+
+def _reached_calls(g: Game, block: list, sc: Scope, mark: str):
     for st in block:
         kind = _node(st)
         if kind == "call":
@@ -542,6 +567,29 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
         elif kind == "if":
             yield from reached_calls(g, st["then"] if compiled_expr(st["if"])(g, sc) else st.get("else", []), sc,
                                      mark)
+
+
+_REACH: dict[tuple[int, str], tuple[object, bool]] = {}
+
+
+def _may_reach(block: list, mark: str) -> bool:
+    """Does `block` hold, in its `if` branches followed either way, a call of a primitive carrying `mark`? (What
+    `reached_calls` could find whatever the conditions say; known once per compiled block.)"""
+    hit = _REACH.get((id(block), mark))
+    if hit is not None and hit[0] is block:
+        return hit[1]
+    found = False
+    for st in block:
+        kind = _node(st)
+        if kind == "call":
+            prim = PRIMITIVES.get(st["do"])
+            found = prim is not None and mark in prim.marks
+        elif kind == "if":
+            found = _may_reach(st["then"], mark) or _may_reach(st.get("else", []), mark)
+        if found:
+            break
+    _REACH[(id(block), mark)] = (block, found)  # keeps the block alive, so its id is never another's
+    return found
 
 
 def apply_call(g: Game, st: dict, sc: Scope, args: dict) -> None:

@@ -758,27 +758,31 @@ _q("available-units")(lambda g, sc, a: g.available_units(a["house"], a["kind"]))
 
 @query("areas")
 def _areas(g, sc, a):
+    st = g.state
+    kind, side, icon, by = a.get("kind"), a.get("side"), a.get("with"), a.get("controlled-by")
+    uncontrolled, nf, min_units = a.get("uncontrolled"), a.get("neutral-force"), a.get("min-units")
     out = []
-    for area in g.board.areas:
-        if area.id in g.state.blocked:
+    for area in g.board.areas:  # each filter asked for, in this order; control read only when one asks for it
+        aid = area.id
+        if aid in st.blocked:
             continue
-        if a.get("kind") and area.kind != a["kind"]:
+        if kind and area.kind != kind:
             continue
-        if a.get("side") and area.side != a["side"]:
+        if side and area.side != side:
             continue
-        if a.get("with") and not g.has_icon(area.id, a["with"]):
+        if icon and not g.has_icon(aid, icon):
             continue
-        ctrl = g.controller(area.id)
-        if a.get("controlled-by") and ctrl != a["controlled-by"]:
+        if by or uncontrolled:
+            ctrl = g.controller(aid)
+            if by and ctrl != by:
+                continue
+            if uncontrolled and ctrl is not None:
+                continue
+        if nf is not None and (aid in st.neutral_forces) != nf:
             continue
-        if a.get("uncontrolled") and ctrl is not None:
+        if min_units and len(st.units_in(aid)) < min_units:
             continue
-        nf = a.get("neutral-force")
-        if nf is not None and (area.id in g.state.neutral_forces) != nf:
-            continue
-        if a.get("min-units") and len(g.state.units_in(area.id)) < a["min-units"]:
-            continue
-        out.append(area.id)
+        out.append(aid)
     return out
 
 

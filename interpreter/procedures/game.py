@@ -186,7 +186,12 @@ class Game(RulesHooks):
             raise IllegalDecision(d, value, why)
         value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
         self.answers.append(value)
-        self._advance(value)
+        self.decision = None  # (`_advance`, written out: once per decision)
+        try:
+            d = self._proc.send(value)
+        except StopIteration:  # the game is over
+            d = None
+        self.decision = d
 
     def _advance(self, value, first: bool = False) -> None:
         self.decision = None

@@ -47,9 +47,11 @@ def reconcile(g: Game, houses: list[str], rule: str = "R8.4") -> Proc:
             g.destroy_unit(area, idx, rule, "over the supply limit")
 
 
+_POINTS = {"castle": 1, "stronghold": 2}  # mustering points by castle level (R9.2)
+
+
 def mustering_points(g: Game, area: str) -> int:
-    castle = g.castle_level(area)
-    return {"castle": 1, "stronghold": 2}.get(castle, 0)
+    return _POINTS.get(g.castle_level(area), 0)
 
 
 @procedure("placement-areas")
@@ -98,9 +100,8 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
         if army["house"] == house:
             for u in army["units"]:
                 have[u[0]] = have.get(u[0], 0) + 1
-    for kind, rec in sorted(kinds.items()):
-        cost = rec.get("muster_cost")
-        if cost is None or g.unit_limit(house, kind) - have.get(kind, 0) <= 0:
+    for kind, rec, cost in _musterable(g):
+        if g.unit_limit(house, kind) - have.get(kind, 0) <= 0:
             continue
         if rec["domain"] == "land":
             if cost <= points and fits_one_more(area):
@@ -113,6 +114,15 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
                 if fits_one_more(sea):
                     options.append(f"{kind}:{sea}")
     return options
+
+
+def _musterable(g: Game) -> list[tuple[str, dict, int]]:
+    """(kind, record, muster cost) of every unit kind with a muster cost, sorted by id: read once per game."""
+    found = g.__dict__.get("_musterable")
+    if found is None:
+        found = g._musterable = [(kind, rec, rec["muster_cost"]) for kind, rec in sorted(g.rules.unit_kinds.items())
+                                 if rec.get("muster_cost") is not None]
+    return found
 
 
 def ship_areas(g: Game, house: str, area: str) -> list[str]:

@@ -185,28 +185,36 @@ def assign_orders(g: Game) -> Proc:
         areas = st.areas_of(house)  # the units do not move in this phase
         # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
         left, stars_placed = _tokens_left(g, _placed(g, house))
-        limit = star_limit(g, house)
+        limit, special = star_limit(g, house), _special_tokens(g)
+        options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
         for k in range(f["next"], len(areas)):
             area = areas[k]
-            options, room = _options(g, left, max(0, limit - stars_placed))  # legal_tokens and placeable at once
             if not options:
                 g.emit("no-order", "R13.2.4", f"{house} has no legal order left for {area}", house=house, area=area)
                 continue
-            if len(areas) - k > room:
-                options = [*options, NONE]
+            asked = [*options, NONE] if len(areas) - k > room else options
             f["next"] = k
             # asked even with a single legal token: whether a token is forced depends on the house's secret
             # placements, so skipping it would show the others (who is asked next, how many face-down tokens
             # lie on the board) what it placed before the reveal (R13.2: orders are placed in secret)
-            token = yield g.ask(house, "place-order", f"{house}: order for {area}", options, "R13.2.1", area=area)
+            token = yield g.ask(house, "place-order", f"{house}: order for {area}", asked, "R13.2.1", area=area)
             if token == NONE:
                 g.emit("no-order", "R13.2.4", f"{house} leaves {area} without an order (too few legal tokens)",
                        house=house, area=area)
                 continue
             st.orders[area] = {"house": house, "order": token}
-            if left.get(token):
-                left[token] -= 1
-            stars_placed += _is_star(g, token)
+            # what `_options` would now say, from what it said before: one placement fewer (a plain token's
+            # copies, or both the ★ tokens' copies and the ★ orders left, go down by one), the token gone when
+            # its last copy is placed; when no ★ order is left, the ★ tokens go: read them again
+            left[token] -= 1  # (an option: an unused token of the house)
+            room -= 1
+            if token in special:
+                stars_placed += 1
+                if stars_placed >= limit:
+                    options, room = _options(g, left, 0)
+                    continue
+            if not left[token]:
+                options.remove(token)  # (a list of this loop's own: the decision asked holds a copy)
         cursor.leave(g, f)
 
 

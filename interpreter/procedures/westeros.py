@@ -151,6 +151,9 @@ def _bids(g: Game, f: dict, houses: list[str], kind: str, prompt: str, rule: str
         if h in bids:
             continue
         power = g.state.houses[h].power
+        if not power:  # one legal bid, taken at once (as `choose` takes it)
+            bids[h] = 0
+            continue
         bids[h] = yield from g.choose(h, kind, f"{h}: {prompt} (0–{power})", list(range(power + 1)), rule)
     for h, b in bids.items():
         g.state.houses[h].power -= b
