@@ -34,6 +34,8 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
     order being resolved, and the procedure resolving it goes on from its own frame."""
     st, at = g.state, cursor.ACTION_STEP.format(order_type)
     resume = cursor.resumed(st, at)
+    # only the first turn visited can be a restarted one (its frame saved); after it no saved frame is left
+    maybe_restarting = True
     while True:
         if resume is not None:
             houses, start, acted = list(resume["pass"]), resume["next"], resume["acted"]
@@ -43,9 +45,10 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
         pending = None  # house -> its areas to resolve, read once until a turn changes the board
         for i in range(start, len(houses)):
             house = houses[i]
-            if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
+            if maybe_restarting and cursor.restarting(g):  # restarted inside this turn: its order was chosen
                 turn = cursor.enter(g, TURN)
             else:
+                maybe_restarting = False
                 if pending is None:
                     pending = _to_resolve_by_house(g, order_type)
                 areas = pending.get(house)
@@ -226,9 +229,11 @@ def resolve_raid(g: Game, house: str, area: str, token: str) -> Proc:
 def _triggers_combat(g: Game, house: str, dest: str) -> bool:
     """Units of another house, another house's garrison, or a neutral force (R16.5)."""
     st = g.state
-    if st.house_in(dest) not in (None, house):
+    army = st.units.get(dest)  # `st.house_in` inlined (asked for every march candidate)
+    if army is not None and army["house"] != house:
         return True
-    if st.garrison_owner.get(dest) not in (None, house):
+    owner = st.garrison_owner.get(dest)
+    if owner is not None and owner != house:
         return True
     return dest in st.neutral_forces
 
@@ -247,10 +252,14 @@ def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, 
         candidates = g.board.sea_destinations(
             origin, lambda p: g.controller(p) == house and len(st.units_in(p)) + planned.get(p, 0) < 3)
     out = []
+    blocked, may_enter, units, owners, neutral = st.blocked, g.may_enter, st.units, st.garrison_owner, st.neutral_forces
     for dest in candidates:
-        if dest in st.blocked or not g.may_enter(house, dest):
+        if dest in blocked or not may_enter(house, dest):
             continue
-        if _triggers_combat(g, house, dest):
+        # `_triggers_combat` inlined (asked for every candidate of every march decision)
+        army, owner = units.get(dest), owners.get(dest)
+        if (army is not None and army["house"] != house or owner is not None and owner != house
+                or dest in neutral):
             if combat_dest not in (None, dest):
                 continue  # one combat per march (R16.4.1)
             if g.board.area(dest).is_port:
@@ -338,11 +347,29 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     left[kind] = left.get(kind, 1) - 1
     memo = {} if memo is None else memo
     candidates = _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
-    if candidates and _every_move_fits(g, house, origin, planned, candidates, memo):
+    if not candidates:
+        return []
+    if _every_move_fits(g, house, origin, planned, candidates, memo):
         return list(candidates)
-    return [dest for dest in candidates
-            if _can_complete(g, house, origin, _after(planned, origin, dest), left,
-                             dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
+    # `_can_complete` first tests the position after the move alone (`_plan_fits`). Unless the move attacks a
+    # neutral force (which tests a second position), that test depends only on the destination's units before
+    # the move (the other areas are the same for every destination): it is made once per such count here
+    counts, neutral = memo["unit-counts"], g.state.neutral_forces
+    fits_with: dict[int, bool] = {}
+    out = []
+    for dest in candidates:
+        target = dest if _triggers_combat(g, house, dest) else combat_dest
+        if dest != origin and target not in neutral:
+            before = counts.get(dest, 0) + planned.get(dest, 0)
+            fits = fits_with.get(before)
+            if fits is None:
+                fits = fits_with[before] = _fits(g, house, _after(planned, origin, dest), memo)
+            if fits:
+                out.append(dest)
+                continue
+        if _can_complete(g, house, origin, _after(planned, origin, dest), left, target, memo):
+            out.append(dest)
+    return out
 
 
 def _every_move_fits(g: Game, house: str, origin: str, planned: dict[str, int], candidates: list[str],

@@ -627,15 +627,21 @@ class Game(RulesHooks):
         # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
         # and muster option): the armies after the change, largest first, against the limits, largest first
         if extra:
-            sizes = [n + extra.get(area, 0) for area, n in counts.items()]
-            sizes += [n for area, n in extra.items() if area not in counts]
+            get = extra.get
+            armies = [m for area, n in counts.items() if (m := n + get(area, 0)) >= 2]
+            armies += [n for area, n in extra.items() if n >= 2 and area not in counts]
         else:
-            sizes = list(counts.values())
-        armies = sorted([n for n in sizes if n >= 2], reverse=True)
+            armies = [n for n in counts.values() if n >= 2]
+        if not armies:
+            return True
         limits = self._sorted_limits(house)
         if len(armies) > len(limits):
             return False
-        return all(n <= lim for n, lim in zip(armies, limits))  # noqa: B905 (armies are no more than limits)
+        armies.sort(reverse=True)
+        for n, lim in zip(armies, limits):  # noqa: B905, SIM110 (no generator; paired largest first)
+            if n > lim:
+                return False
+        return True
 
     def _sorted_limits(self, house: str) -> tuple[int, ...]:
         """The house's supply limits, largest first (R8.3), read once per supply level and game."""
