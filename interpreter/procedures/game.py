@@ -626,12 +626,15 @@ class Game(RulesHooks):
             counts = control.unit_counts(self.state, house)
         # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
         # and muster option): the armies after the change, largest first, against the limits, largest first
+        armies = list(filter((1).__lt__, counts.values()))  # two units or more (C speed: counts are ints)
         if extra:
-            get = extra.get
-            armies = [m for area, n in counts.items() if (m := n + get(area, 0)) >= 2]
-            armies += [n for area, n in extra.items() if n >= 2 and area not in counts]
-        else:
-            armies = [n for n in counts.values() if n >= 2]
+            get = counts.get
+            for area, n in extra.items():
+                before = get(area, 0)
+                if before >= 2:
+                    armies.remove(before)
+                if before + n >= 2:
+                    armies.append(before + n)
         if not armies:
             return True
         limits = self._sorted_limits(house)
