@@ -5,9 +5,6 @@ Pure functions of (state, board, rules): nothing here changes the state.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
-
 from .board import LAND, PORT, SEA, Board
 from .state import GameState
 
@@ -60,9 +57,8 @@ def controlled_areas(state: GameState, board: Board, house: str, kind: str | Non
     if kind == LAND:
         # a fast path (supply, mustering and power collection ask this for every house): a land area can be the
         # house's only if it holds its units or power token or is its home (R23), so only those are tested
-        maybe = set(_areas_of(state, house))
-        tokens = state.power_tokens
-        maybe.update(compress(tokens, map(house.__eq__, tokens.values())))
+        maybe = {a for a, army in state.units.items() if army["house"] == house}
+        maybe.update([a for a, h in state.power_tokens.items() if h == house])
         maybe.update(board.home_lands(house))
         lands = board.area_id_set(LAND)
         return [a for a in sorted(maybe) if a in lands and controller(state, board, a) == house]
@@ -98,18 +94,7 @@ def armies(state: GameState, house: str, extra: dict[str, int] | None = None) ->
 
 def unit_counts(state: GameState, house: str) -> dict[str, int]:
     """Area -> number of the house's units there (what `armies` starts from)."""
-    units = state.units
-    return {area: len(units[area]["units"]) for area in _areas_of(state, house)}
-
-
-_HOUSE = itemgetter("house")
-
-
-def _areas_of(state: GameState, house: str):
-    """The areas holding the house's units, in the order of `state.units`, picked at C speed (supply and control
-    ask this for one house at a time, among every house's armies)."""
-    units = state.units
-    return compress(units, map(house.__eq__, map(_HOUSE, units.values())))
+    return {area: len(army["units"]) for area, army in state.units.items() if army["house"] == house}
 
 
 def unit_counts_with(counts: dict[str, int], extra: dict[str, int]) -> list[int]:

@@ -4,8 +4,6 @@ clean up. Orders of each type are resolved one per house in turn, cycling in tur
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..core import control, cursor
@@ -121,44 +119,23 @@ def _to_resolve_by_house(g: Game, order_type: str) -> dict[str, list[str]]:
     """House -> the areas of its orders that resolve in this step, sorted, in one reading of the orders. Whether an
     order does depends only on its token and whether it was kept as a support (`Game.resolves_in_step`): looked
     up once per game."""
-    tokens, plain, memo = _step_tokens(g, order_type)
-    orders = g.state.orders
+    # order type -> {token: resolves?} for orders not kept as a support, {(token, kept): resolves?} for those
+    memo = g.__dict__.setdefault("_resolves_in_step", {}).setdefault(order_type, {})
     out: dict[str, list[str]] = {}
-    # the orders whose token may resolve in this step, picked at C speed (this runs before every turn, and most
-    # orders on the board are of another step), in area order
-    for area in sorted(compress(orders, map(tokens.__contains__, map(_TOKEN, orders.values())))):
-        o = orders[area]
-        if len(o) == 2:  # {"house", "order"}: not kept as a support
-            if o["order"] not in plain:
-                continue
-        else:
-            key = (o["order"], o.get("kept"))
-            yes = memo.get(key)
-            if yes is None:
-                yes = memo[key] = g.resolves_in_step(o, order_type)
-            if not yes:
-                continue
-        house = o["house"]
-        if house in out:
-            out[house].append(area)
-        else:
-            out[house] = [area]
+    for area, o in g.state.orders.items():
+        key = o["order"] if len(o) == 2 else (o["order"], o.get("kept"))  # {"house", "order"}: not kept
+        yes = memo.get(key)
+        if yes is None:
+            yes = memo[key] = g.resolves_in_step(o, order_type)
+        if yes:
+            house = o["house"]
+            if house in out:
+                out[house].append(area)
+            else:
+                out[house] = [area]
+    for areas in out.values():
+        areas.sort()
     return out
-
-
-_TOKEN = itemgetter("order")
-
-
-def _step_tokens(g: Game, order_type: str) -> tuple[frozenset[str], frozenset[str], dict]:
-    """The tokens of the rules set that resolve in this step kept as a support or not, those that do when not
-    kept, and a memo {(token, kept): resolves?} for the orders with more fields: read once per game."""
-    found = g.__dict__.setdefault("_step_tokens", {}).get(order_type)
-    if found is None:
-        ids = g.rules.bundle["orders"]
-        plain = frozenset(t for t in ids if g.resolves_in_step({"house": "", "order": t}, order_type))
-        kept = frozenset(t for t in ids if g.resolves_in_step({"house": "", "order": t, "kept": True}, order_type))
-        found = g._step_tokens[order_type] = (plain | kept, plain, {})
-    return found
 
 
 def _independent(g: Game, areas: list[str]) -> bool:
@@ -377,11 +354,14 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     # `_can_complete` first tests the position after the move alone (`_plan_fits`). Unless the move attacks a
     # neutral force (which tests a second position), that test depends only on the destination's units before
     # the move (the other areas are the same for every destination): it is made once per such count here
-    counts, neutral = memo["unit-counts"], g.state.neutral_forces
+    st = g.state
+    counts, units, owners, neutral = memo["unit-counts"], st.units, st.garrison_owner, st.neutral_forces
     fits_with: dict[int, bool] = {}
     out = []
     for dest in candidates:
-        target = dest if _triggers_combat(g, house, dest) else combat_dest
+        army, owner = units.get(dest), owners.get(dest)  # `_triggers_combat` inlined
+        target = (dest if army is not None and army["house"] != house or owner is not None and owner != house
+                  or dest in neutral else combat_dest)
         if dest != origin and target not in neutral:
             before = counts.get(dest, 0) + planned.get(dest, 0)
             fits = fits_with.get(before)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from ..core import control, cursor, position, snapshot
+from ..core.board import PORT, SEA
 from ..core.decision_kinds import DECISION_KINDS
 from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
@@ -541,25 +542,36 @@ class Game(RulesHooks):
         return lost
 
     def controller(self, area: str) -> str | None:
-        return control.controller(self.state, self.board, area)
+        """`control.controller` (R23), inlined: asked thousands of times a game (loyalty, ports, musters, victory),
+        one call instead of two. The same rules; tests/test_control_speed.py compares both on every area."""
+        try:
+            kind, port_of, home = self.board.control_info[area]
+        except KeyError:
+            return control.controller(self.state, self.board, area)  # its unknown-area diagnostic
+        if kind == PORT:
+            return self.controller(port_of) if port_of else None  # R23.6
+        st = self.state
+        army = st.units.get(area)
+        if army and army["units"]:
+            return army["house"]  # R23.1, R23.5
+        if kind == SEA:
+            return None
+        owner = st.power_tokens.get(area)
+        if owner is not None:
+            return owner  # R23.2
+        if home and home in st.houses and area not in st.neutral_forces:
+            return home  # R23.4.1: a home area with no other controller
+        return None
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
         st = self.state
         changed = self.changed_areas()
         units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
-        # the count depends only on what is in the castle areas: their armies (an army's house never changes, and
-        # an army emptied leaves `units`), power tokens and neutral forces. Read them at C speed and reuse the
-        # last count while they are the same objects (it is asked after every march, muster and clean up; a
-        # castle level changed, R42.3, is read from the marks of the changed areas, copied)
-        areas = self.board.castle_land_ids
-        key = (tuple(map(units.get, areas)), tuple(map(tokens.get, areas)), tuple(map(neutral.__contains__, areas)),
-               tuple((a, tuple(marks)) for a, marks in changed.items()) if changed else ())
-        last = self.__dict__.get("_castle_count")
-        if last is not None and last[0] is st and last[1] == key:
-            return dict(last[2])
         counts = dict.fromkeys(st.houses, 0)
-        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules
+        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules.
+        # (A count kept between calls and reused while the castle areas hold the same things cost as much to
+        # check as this pass.)
         for area, home in self.board.castle_homes:
             army = units.get(area)
             if army and army["units"]:
@@ -575,7 +587,6 @@ class Game(RulesHooks):
                 if changed and area in changed and self.castle_level(area) == "none":
                     continue
                 counts[owner] += 1
-        self._castle_count = (st, key, dict(counts))
         return counts
 
     def victory_points(self, house: str) -> int:
@@ -626,7 +637,7 @@ class Game(RulesHooks):
             counts = control.unit_counts(self.state, house)
         # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
         # and muster option): the armies after the change, largest first, against the limits, largest first
-        armies = list(filter((1).__lt__, counts.values()))  # two units or more (C speed: counts are ints)
+        armies = [n for n in counts.values() if n >= 2]
         if extra:
             get = counts.get
             for area, n in extra.items():
@@ -637,7 +648,10 @@ class Game(RulesHooks):
                     armies.append(before + n)
         if not armies:
             return True
-        limits = self._sorted_limits(house)
+        try:  # `_sorted_limits`, read from its cache (a call less: this is tested for every march and muster option)
+            limits = self._limits_by_level[self.state.houses[house].supply]
+        except (AttributeError, KeyError):
+            limits = self._sorted_limits(house)
         if len(armies) > len(limits):
             return False
         armies.sort(reverse=True)
@@ -649,7 +663,7 @@ class Game(RulesHooks):
     def _sorted_limits(self, house: str) -> tuple[int, ...]:
         """The house's supply limits, largest first (R8.3), read once per supply level and game."""
         level = self.state.houses[house].supply
-        cache = self.__dict__.setdefault("_limits_by_level", {})
+        cache = self.__dict__.setdefault("_limits_by_level", {})  # (read directly by `fits_supply`)
         limits = cache.get(level)
         if limits is None:
             limits = cache[level] = tuple(sorted(self.supply_limits(house), reverse=True))
