@@ -596,6 +596,12 @@ class Game(RulesHooks):
     def victory_winner(self, table: dict[str, int]) -> str | None:
         """The house that wins by its threshold at this check (victory.py), or None: at once, the first in turn
         order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
+        low = self.__dict__.get("_castles_at_once_low")
+        if low is None and self.state.houses:  # the rules set is fixed: read once per game
+            at_once = victory.when(self) == victory.AT_ONCE and victory.count(self) == victory.CASTLES
+            low = self._castles_at_once_low = victory.lowest_threshold(self) if at_once else 0
+        if low and max(table.values(), default=0) < low:
+            return None  # the common case (castles, checked at once): nobody is near, in one test
         if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
             return None
         totals = victory.totals(self, table)
