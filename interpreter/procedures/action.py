@@ -593,8 +593,10 @@ def port_consequences(g: Game) -> Proc:
     st = g.state
     for port in g.board.area_ids("port"):  # sorted ids, computed once per board
         army = st.units.get(port)
+        if not army:
+            continue  # (most ports: tested first, before looking up the port's land area)
         land = g.board.area(port).port_of
-        if not army or land is None:
+        if land is None:
             continue
         owner = g.controller(land)
         if owner == army["house"]:
