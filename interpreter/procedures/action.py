@@ -449,6 +449,9 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
     combat_dest = f.get("target")
     if f["stage"] in (MOVES, LEAVE_POWER):  # the board has not changed since the moves were chosen
         planned, combat_dest = _planned(g, house, origin, moves)
+    # what the march's options are computed from (the board, the house's units, supply) does not change while its
+    # moves are chosen (they are made together at `done`): one memo for all its decisions (`march_destinations`)
+    memo: dict = {}
     while f["stage"] == MOVES:
         movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
         taken: dict[str, int] = {}
@@ -460,7 +463,6 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
         for k, n in taken.items():
             left[k] -= n
         options = []
-        memo: dict = {}
         for kind in sorted(k for k, n in left.items() if n > 0):
             for dest in march_destinations(g, house, origin, kind, planned, combat_dest, left, memo):
                 if dest in st.neutral_forces and not _neutral_force_reachable(g, house, origin, dest, moves, left):
