@@ -58,7 +58,7 @@ def controlled_areas(state: GameState, board: Board, house: str, kind: str | Non
         # a fast path (supply, mustering and power collection ask this for every house): a land area can be the
         # house's only if it holds its units or power token or is its home (R23), so only those are tested
         maybe = {a for a, army in state.units.items() if army["house"] == house}
-        maybe.update(a for a, h in state.power_tokens.items() if h == house)
+        maybe.update([a for a, h in state.power_tokens.items() if h == house])
         maybe.update(board.home_lands(house))
         lands = board.area_id_set(LAND)
         return [a for a in sorted(maybe) if a in lands and controller(state, board, a) == house]

@@ -34,6 +34,8 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
     order being resolved, and the procedure resolving it goes on from its own frame."""
     st, at = g.state, cursor.ACTION_STEP.format(order_type)
     resume = cursor.resumed(st, at)
+    # only the first turn visited can be a restarted one (its frame saved); after it no saved frame is left
+    maybe_restarting = True
     while True:
         if resume is not None:
             houses, start, acted = list(resume["pass"]), resume["next"], resume["acted"]
@@ -43,9 +45,10 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
         pending = None  # house -> its areas to resolve, read once until a turn changes the board
         for i in range(start, len(houses)):
             house = houses[i]
-            if cursor.restarting(g):  # restarted inside this turn: its order was chosen already
+            if maybe_restarting and cursor.restarting(g):  # restarted inside this turn: its order was chosen
                 turn = cursor.enter(g, TURN)
             else:
+                maybe_restarting = False
                 if pending is None:
                     pending = _to_resolve_by_house(g, order_type)
                 areas = pending.get(house)
@@ -226,9 +229,11 @@ def resolve_raid(g: Game, house: str, area: str, token: str) -> Proc:
 def _triggers_combat(g: Game, house: str, dest: str) -> bool:
     """Units of another house, another house's garrison, or a neutral force (R16.5)."""
     st = g.state
-    if st.house_in(dest) not in (None, house):
+    army = st.units.get(dest)  # `st.house_in` inlined (asked for every march candidate)
+    if army is not None and army["house"] != house:
         return True
-    if st.garrison_owner.get(dest) not in (None, house):
+    owner = st.garrison_owner.get(dest)
+    if owner is not None and owner != house:
         return True
     return dest in st.neutral_forces
 
@@ -242,15 +247,21 @@ def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, 
         if g.can_fly(kind):
             candidates = [a for a in g.board.fly_destinations() if a != origin]
         else:
-            candidates = g.board.land_destinations(origin, lambda s: st.house_in(s) == house)
+            units = st.units  # ship transport: seas holding the house's ships (`st.house_in` inlined: a call less)
+            candidates = g.board.land_destinations(
+                origin, lambda s: (army := units.get(s)) is not None and army["house"] == house)
     else:
         candidates = g.board.sea_destinations(
             origin, lambda p: g.controller(p) == house and len(st.units_in(p)) + planned.get(p, 0) < 3)
     out = []
+    blocked, may_enter, units, owners, neutral = st.blocked, g.may_enter, st.units, st.garrison_owner, st.neutral_forces
     for dest in candidates:
-        if dest in st.blocked or not g.may_enter(house, dest):
+        if dest in blocked or not may_enter(house, dest):
             continue
-        if _triggers_combat(g, house, dest):
+        # `_triggers_combat` inlined (asked for every candidate of every march decision)
+        army, owner = units.get(dest), owners.get(dest)
+        if (army is not None and army["house"] != house or owner is not None and owner != house
+                or dest in neutral):
             if combat_dest not in (None, dest):
                 continue  # one combat per march (R16.4.1)
             if g.board.area(dest).is_port:
@@ -338,11 +349,32 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     left[kind] = left.get(kind, 1) - 1
     memo = {} if memo is None else memo
     candidates = _candidates_memo(g, house, origin, kind, planned, combat_dest, memo)
-    if candidates and _every_move_fits(g, house, origin, planned, candidates, memo):
+    if not candidates:
+        return []
+    if _every_move_fits(g, house, origin, planned, candidates, memo):
         return list(candidates)
-    return [dest for dest in candidates
-            if _can_complete(g, house, origin, _after(planned, origin, dest), left,
-                             dest if _triggers_combat(g, house, dest) else combat_dest, memo)]
+    # `_can_complete` first tests the position after the move alone (`_plan_fits`). Unless the move attacks a
+    # neutral force (which tests a second position), that test depends only on the destination's units before
+    # the move (the other areas are the same for every destination): it is made once per such count here
+    st = g.state
+    counts, units, owners, neutral = memo["unit-counts"], st.units, st.garrison_owner, st.neutral_forces
+    fits_with: dict[int, bool] = {}
+    out = []
+    for dest in candidates:
+        army, owner = units.get(dest), owners.get(dest)  # `_triggers_combat` inlined
+        target = (dest if army is not None and army["house"] != house or owner is not None and owner != house
+                  or dest in neutral else combat_dest)
+        if dest != origin and target not in neutral:
+            before = counts.get(dest, 0) + planned.get(dest, 0)
+            fits = fits_with.get(before)
+            if fits is None:
+                fits = fits_with[before] = _fits(g, house, _after(planned, origin, dest), memo)
+            if fits:
+                out.append(dest)
+                continue
+        if _can_complete(g, house, origin, _after(planned, origin, dest), left, target, memo):
+            out.append(dest)
+    return out
 
 
 def _every_move_fits(g: Game, house: str, origin: str, planned: dict[str, int], candidates: list[str],
@@ -417,6 +449,9 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
     combat_dest = f.get("target")
     if f["stage"] in (MOVES, LEAVE_POWER):  # the board has not changed since the moves were chosen
         planned, combat_dest = _planned(g, house, origin, moves)
+    # what the march's options are computed from (the board, the house's units, supply) does not change while its
+    # moves are chosen (they are made together at `done`): one memo for all its decisions (`march_destinations`)
+    memo: dict = {}
     while f["stage"] == MOVES:
         movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
         taken: dict[str, int] = {}
@@ -428,7 +463,6 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
         for k, n in taken.items():
             left[k] -= n
         options = []
-        memo: dict = {}
         for kind in sorted(k for k, n in left.items() if n > 0):
             for dest in march_destinations(g, house, origin, kind, planned, combat_dest, left, memo):
                 if dest in st.neutral_forces and not _neutral_force_reachable(g, house, origin, dest, moves, left):
@@ -561,8 +595,10 @@ def port_consequences(g: Game) -> Proc:
     st = g.state
     for port in g.board.area_ids("port"):  # sorted ids, computed once per board
         army = st.units.get(port)
+        if not army:
+            continue  # (most ports: tested first, before looking up the port's land area)
         land = g.board.area(port).port_of
-        if not army or land is None:
+        if land is None:
             continue
         owner = g.controller(land)
         if owner == army["house"]:

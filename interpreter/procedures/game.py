@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from ..core import control, cursor, position, snapshot
+from ..core.board import PORT, SEA
 from ..core.decision_kinds import DECISION_KINDS
 from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
@@ -612,25 +613,36 @@ class Game(RulesHooks):
         return lost
 
     def controller(self, area: str) -> str | None:
-        return control.controller(self.state, self.board, area)
+        """`control.controller` (R23), inlined: asked thousands of times a game (loyalty, ports, musters, victory),
+        one call instead of two. The same rules; tests/test_control_speed.py compares both on every area."""
+        try:
+            kind, port_of, home = self.board.control_info[area]
+        except KeyError:
+            return control.controller(self.state, self.board, area)  # its unknown-area diagnostic
+        if kind == PORT:
+            return self.controller(port_of) if port_of else None  # R23.6
+        st = self.state
+        army = st.units.get(area)
+        if army and army["units"]:
+            return army["house"]  # R23.1, R23.5
+        if kind == SEA:
+            return None
+        owner = st.power_tokens.get(area)
+        if owner is not None:
+            return owner  # R23.2
+        if home and home in st.houses and area not in st.neutral_forces:
+            return home  # R23.4.1: a home area with no other controller
+        return None
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
         st = self.state
         changed = self.changed_areas()
         units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
-        # the count depends only on what is in the castle areas: their armies (an army's house never changes, and
-        # an army emptied leaves `units`), power tokens and neutral forces. Read them at C speed and reuse the
-        # last count while they are the same objects (it is asked after every march, muster and clean up; a
-        # castle level changed, R42.3, is read from the marks of the changed areas, copied)
-        areas = self.board.castle_land_ids
-        key = (tuple(map(units.get, areas)), tuple(map(tokens.get, areas)), tuple(map(neutral.__contains__, areas)),
-               tuple((a, tuple(marks)) for a, marks in changed.items()) if changed else ())
-        last = self.__dict__.get("_castle_count")
-        if last is not None and last[0] is st and last[1] == key:
-            return dict(last[2])
         counts = dict.fromkeys(st.houses, 0)
-        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules
+        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules.
+        # (A count kept between calls and reused while the castle areas hold the same things cost as much to
+        # check as this pass.)
         for area, home in self.board.castle_homes:
             army = units.get(area)
             if army and army["units"]:
@@ -646,7 +658,6 @@ class Game(RulesHooks):
                 if changed and area in changed and self.castle_level(area) == "none":
                     continue
                 counts[owner] += 1
-        self._castle_count = (st, key, dict(counts))
         return counts
 
     def victory_points(self, house: str) -> int:
@@ -656,6 +667,12 @@ class Game(RulesHooks):
     def victory_winner(self, table: dict[str, int]) -> str | None:
         """The house that wins by its threshold at this check (victory.py), or None: at once, the first in turn
         order to reach it (R26.1); at the end of a round, the best ranked of those that reached it."""
+        low = self.__dict__.get("_castles_at_once_low")
+        if low is None and self.state.houses:  # the rules set is fixed: read once per game
+            at_once = victory.when(self) == victory.AT_ONCE and victory.count(self) == victory.CASTLES
+            low = self._castles_at_once_low = victory.lowest_threshold(self) if at_once else 0
+        if low and max(table.values(), default=0) < low:
+            return None  # the common case (castles, checked at once): nobody is near, in one test
         if not victory.check_now(self, self.__dict__.get("_round_end_check", False)):
             return None
         totals = victory.totals(self, table)
@@ -697,21 +714,33 @@ class Game(RulesHooks):
             counts = control.unit_counts(self.state, house)
         # `control.fits_supply` of `control.unit_counts_with`, in one pass (tested for every march destination
         # and muster option): the armies after the change, largest first, against the limits, largest first
+        armies = [n for n in counts.values() if n >= 2]
         if extra:
-            sizes = [n + extra.get(area, 0) for area, n in counts.items()]
-            sizes += [n for area, n in extra.items() if area not in counts]
-        else:
-            sizes = list(counts.values())
-        armies = sorted([n for n in sizes if n >= 2], reverse=True)
-        limits = self._sorted_limits(house)
+            get = counts.get
+            for area, n in extra.items():
+                before = get(area, 0)
+                if before >= 2:
+                    armies.remove(before)
+                if before + n >= 2:
+                    armies.append(before + n)
+        if not armies:
+            return True
+        try:  # `_sorted_limits`, read from its cache (a call less: this is tested for every march and muster option)
+            limits = self._limits_by_level[self.state.houses[house].supply]
+        except (AttributeError, KeyError):
+            limits = self._sorted_limits(house)
         if len(armies) > len(limits):
             return False
-        return all(n <= lim for n, lim in zip(armies, limits))  # noqa: B905 (armies are no more than limits)
+        armies.sort(reverse=True)
+        for n, lim in zip(armies, limits):  # noqa: B905, SIM110 (no generator; paired largest first)
+            if n > lim:
+                return False
+        return True
 
     def _sorted_limits(self, house: str) -> tuple[int, ...]:
         """The house's supply limits, largest first (R8.3), read once per supply level and game."""
         level = self.state.houses[house].supply
-        cache = self.__dict__.setdefault("_limits_by_level", {})
+        cache = self.__dict__.setdefault("_limits_by_level", {})  # (read directly by `fits_supply`)
         limits = cache.get(level)
         if limits is None:
             limits = cache[level] = tuple(sorted(self.supply_limits(house), reverse=True))
