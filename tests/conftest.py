@@ -1,13 +1,19 @@
-"""Shared fixtures: the compiled bundled content, and the reference files of ../shared/reference/."""
+"""Shared fixtures: the compiled bundled content, and the reference files of ../shared/reference/ (or of
+$MAESTER_SHARED/reference/ when the checkout is elsewhere: a clone in /tmp, a worktree)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO.parent / "shared" / "reference"
+# the project's shared folder (reference data, rulebook texts, standing tools): beside the repository by default
+SHARED = Path(os.environ.get("MAESTER_SHARED") or REPO.parent / "shared")
+REFERENCE = SHARED / "reference"
+NO_REFERENCE = "the reference checks need the shared folder beside the repository (../shared/reference/) or " \
+    "MAESTER_SHARED=/path/to/shared"
 
 
 def pytest_addoption(parser):
@@ -31,8 +37,7 @@ def reference_file(name: str) -> Path:
     """A file of ../shared/reference/, or a clear skip when the reference is not beside the repo."""
     path = REFERENCE / name
     if not path.exists():
-        pytest.skip(f"reference file {path} not found: the reference checks need ../shared/reference/ "
-                    "beside the repository")
+        pytest.skip(f"reference file {path} not found: {NO_REFERENCE}")
     return path
 
 
