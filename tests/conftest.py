@@ -12,6 +12,10 @@ REPO = Path(__file__).resolve().parents[1]
 # the project's shared folder (reference data, rulebook texts, standing tools): beside the repository by default
 SHARED = Path(os.environ.get("MAESTER_SHARED") or REPO.parent / "shared")
 REFERENCE = SHARED / "reference"
+# the viewer and the seat are tested in the system's Chromium (never `playwright install`)
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 NO_REFERENCE = "the reference checks need the shared folder beside the repository (../shared/reference/) or " \
     "MAESTER_SHARED=/path/to/shared"
 
@@ -51,3 +55,14 @@ def bundle() -> dict:
     except CompileError as e:
         message = f"the bundled content does not compile:\n{e}"
     pytest.fail(message, pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium per test process (a launch costs seconds): each test opens its own pages (or
+    context) in it and closes them."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
