@@ -28,7 +28,36 @@ def pytest_addoption(parser):
                      help="time budget of each fuzz test in tests/fuzz/ (default: MAESTER_FUZZ_SECONDS or 2)")
 
 
+# The longest tests of the default run (measured, longest first) start first: pytest-xdist hands tests out in
+# collection order, and one of these left for the end kept a worker busy long after the other had finished.
+RUN_FIRST = (
+    "tests/test_serve.py::test_two_people_play_a_base_game_in_the_browser",
+    "tests/test_authoring.py::test_the_authoring_walkthrough_works_as_written",
+    "tests/test_benchmarks.py::test_bench_ray_runs_on_two_workers",
+    "tests/test_skips.py::test_others_observe_nothing_of_a_secret_placement",
+    "tests/test_traces.py::test_every_scenario_event_cites_a_plain_rule_id_and_card_events_a_real_source",
+    "tests/test_wrappers.py::test_the_maskable_ppo_example_runs_a_few_hundred_steps_and_its_model_plugs_in",
+    "tests/test_render.py::test_mother_of_dragons_log_shows_essos_the_bank_and_loyalty",
+    "tests/test_lsp_incremental.py::test_random_edits_give_the_diagnostics_of_a_fresh_check",
+    "tests/test_compile_speed.py::test_bench_compile_runs_the_old_and_the_new_code_side_by_side",
+    "tests/test_benchmarks.py::test_bench_effects_runs",
+    "tests/test_view.py::test_jumping_by_rounds_and_combats_in_a_game",
+    "tests/test_human.py::test_stopping_and_resuming_plays_the_same_game",
+    "tests/fuzz/test_fuzz.py::test_the_language_server_answers_every_hostile_request",
+    "tests/test_variants.py::test_play_with_a_variant_logs_it_and_replays",
+    "tests/test_cli_new_user.py::test_a_game_played_with_a_pack_replays",
+    "tests/test_scenario_format.py::test_every_event_type_and_field_is_in_the_catalogue",
+)
+
+
 def pytest_collection_modifyitems(config, items):
+    first = {prefix: rank for rank, prefix in enumerate(RUN_FIRST)}
+
+    def rank(item) -> int:
+        name = item.nodeid.split("[")[0]
+        return first.get(name, len(RUN_FIRST))
+
+    items.sort(key=rank)  # stable: every other test keeps its place
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")
