@@ -50,7 +50,26 @@ RUN_FIRST = (
 )
 
 
+def _keep_xdist_groups(config, items) -> None:
+    """`--dist loadgroup` sends the tests of one `xdist_group` to one worker by a suffix `@GROUP` that pytest-xdist
+    (3.8) appends to their node ids; on pytest 9.2 its assignment no longer changes the id (pytest-dev/pytest-xdist
+    #1386), and the groups were silently spread over the workers (two Ray clusters, two strict reports). The
+    suffix is set here where it is missing; nothing changes where xdist set it."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        nodeid = item.nodeid
+        if groups and nodeid.rfind("@") <= nodeid.rfind("]"):
+            item._id = coerce_node_id(f"{nodeid}@{'_'.join(groups)}")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook (it reads the marks in the worker)
 def pytest_collection_modifyitems(config, items):
+    _keep_xdist_groups(config, items)
     first = {prefix: rank for rank, prefix in enumerate(RUN_FIRST)}
 
     def rank(item) -> int:
