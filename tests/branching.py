@@ -1,13 +1,11 @@
 """Branching a game: the same game up to its current decision, then another answer.
 
-Until `Game.clone()` exists this builds a new game with the same rules, setup, seed and options and
-replays `game.answers` (the engine is deterministic, so the copy is the same position). Switch `branch`
-to `game.clone()` once it exists; nothing else here depends on how the copy is made.
+A branch is `game.clone()` (a restart from a copy of the state: tests/test_clone.py checks it has the same future);
+it used to replay `game.answers` from the start, which made a sampled game cost quadratic in its length.
 """
 
 from __future__ import annotations
 
-from maester.interpreter.mod import new_game
 from maester.interpreter.procedures.game import Game
 
 FOLLOW = 40  # decisions followed after the answer to tell two branches apart
@@ -15,10 +13,7 @@ FOLLOW = 40  # decisions followed after the answer to tell two branches apart
 
 def branch(game: Game) -> Game:
     """An independent copy of `game` at its pending decision."""
-    copy = new_game(game.rules, game.state.setup, seed=game.state.seed, options=game.options)
-    for answer in game.answers:
-        copy.answer(answer)
-    return copy
+    return game.clone()
 
 
 def outcome(game: Game, answer, follow: int = FOLLOW, pick: int = 0) -> tuple:

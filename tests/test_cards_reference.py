@@ -16,14 +16,14 @@ from collections import Counter
 
 import pytest
 
+from .conftest import NO_REFERENCE
 from .conftest import REFERENCE as REFERENCE_DIR
 
 yaml = pytest.importorskip("yaml")
 
 REFERENCE = REFERENCE_DIR / "game-content.yaml"
 if not REFERENCE.exists():
-    pytest.skip(f"reference file {REFERENCE} not found: the card checks need ../shared/reference/ beside the "
-                "repository", allow_module_level=True)
+    pytest.skip(f"reference file {REFERENCE} not found: {NO_REFERENCE}", allow_module_level=True)
 
 DATA = yaml.safe_load(REFERENCE.read_text(encoding="utf-8"))
 WESTEROS = {c["id"]: c for c in DATA["westeros_cards"]}

@@ -35,7 +35,8 @@ def junk(tmp_path_factory) -> dict[str, str]:
     (d / "bad-seed.yaml").write_text("name: x\nsetup: base-3p\nseed: many\n")
     (d / "float-answers.json").write_text(json.dumps({**log, "answers": [0.5]}))
     (d / "binary.json").write_bytes(b"\xff\xfe\x00{")
-    game = runner.invoke(app, ["play", "-q", "--seed", "3", "--log", str(d / "game.json")])
+    # a game stopped early: a real log, and the commands that read it (view, render, replay) are cheap on it
+    game = runner.invoke(app, ["play", "-q", "--seed", "3", "--stop-at", "40", "--log", str(d / "game.json")])
     assert game.exit_code == 0, game.output
     names = {p.name: str(p) for p in d.iterdir()}
     names["under-a-file"] = str(d / "a-file" / "out.svg")  # its folder is a file: it cannot be written

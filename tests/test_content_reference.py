@@ -21,11 +21,10 @@ from collections import Counter
 import pytest
 import yaml
 
-from .conftest import REFERENCE
+from .conftest import NO_REFERENCE, REFERENCE
 
 GAME_CONTENT = REFERENCE / "game-content.yaml"
-SKIP_REASON = (f"reference file {GAME_CONTENT} not found: these checks need ../shared/reference/ "
-               "beside the repository")
+SKIP_REASON = f"reference file {GAME_CONTENT} not found: {NO_REFERENCE}"
 
 REF: dict | None = (yaml.safe_load(GAME_CONTENT.read_text(encoding="utf-8"))
                     if GAME_CONTENT.is_file() else None)

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from maester.dsl import json_input
 from maester.dsl.diagnostics import MaesterError
 from maester.dsl.files import MAX_NAME_BYTES
 from maester.dsl.json_input import loads
-from maester.dsl.limits import MAX_DATA_INTEGER, MAX_JSON_DEPTH, MAX_UNIT_COUNT
+from maester.dsl.limits import MAX_DATA_INTEGER, MAX_DATA_VALUES, MAX_JSON_DEPTH, MAX_UNIT_COUNT
 from maester.interpreter.core.rules import Rules
 from maester.tools.cli import app
 
@@ -53,18 +54,30 @@ def _with_float(bundle: dict, path: tuple) -> tuple[dict, str]:
     return b, "/" + "/".join(keys)
 
 
-@pytest.mark.parametrize(("label", "path"), FLOAT_PLACES, ids=[p[0] for p in FLOAT_PLACES])
-def test_an_integral_float_in_a_bundle_is_refused_with_its_pointer(tmp_path, bundle, label, path):
-    b, pointer = _with_float(bundle, path)
-    f = tmp_path / "bundle.json"
+@pytest.fixture(scope="module")
+def with_floats(tmp_path_factory, bundle) -> tuple[int, dict, str]:
+    """One bundle with a float at every place, validated once and loaded once (each costs a full walk of the
+    reference validator over the bundle): the exit code and JSON document of `maester validate`, and the error
+    `Rules.from_file` raises. Every violation is reported (at most 50), so each place is checked on its own."""
+    b = bundle
+    for _, path in FLOAT_PLACES:
+        b, _ = _with_float(b, path)
+    f = tmp_path_factory.mktemp("floats") / "bundle.json"
     f.write_text(json.dumps(b))
     result = runner.invoke(app, ["validate", str(f), "--json"])
-    doc = json.loads(result.stdout)
-    assert result.exit_code == 1, result.output
+    with pytest.raises(MaesterError, match="integer") as refused:  # a game is never started on it
+        Rules.from_file(f)
+    return result.exit_code, json.loads(result.stdout), str(refused.value)
+
+
+@pytest.mark.parametrize(("label", "path"), FLOAT_PLACES, ids=[p[0] for p in FLOAT_PLACES])
+def test_an_integral_float_in_a_bundle_is_refused_with_its_pointer(with_floats, bundle, label, path):
+    exit_code, doc, refused = with_floats
+    _, pointer = _with_float(bundle, path)
+    assert exit_code == 1, doc
     assert any(pointer in d["message"] and "is not of type 'integer'" in d["message"] for d in doc["diagnostics"]), \
         doc["diagnostics"]
-    with pytest.raises(MaesterError, match="integer"):  # a game is never started on it
-        Rules.from_file(f)
+    assert f"at {pointer}: " in refused and "is not of type 'integer'" in refused, refused  # no game on it
 
 
 def test_a_float_in_a_scenario_or_a_log_is_refused(tmp_path):
@@ -119,14 +132,19 @@ def test_a_scenario_unit_count_is_bounded(tmp_path):
     assert f"a number from 1 to {MAX_UNIT_COUNT}" in d["message"] and (d["line"], d["column"]) == (5, 17), d
 
 
-def test_a_yaml_alias_bomb_is_refused(tmp_path):
+@pytest.mark.parametrize("limit", [
+    100_000,  # the same walk and message with a lower limit: the real one costs about 5 s of counting
+    pytest.param(MAX_DATA_VALUES, marks=pytest.mark.slow),
+])
+def test_a_yaml_alias_bomb_is_refused(tmp_path, monkeypatch, limit):
+    monkeypatch.setattr(json_input, "MAX_DATA_VALUES", limit)
     lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
     lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
               f"*a{i - 1}, *a{i - 1}]" for i in range(1, 9)]
     scenario = tmp_path / "bomb.yaml"
     scenario.write_text("name: bomb\nsetup: base-3p\ndescription:\n  " + "\n  ".join(lines) + "\n")
     result = runner.invoke(app, ["explain", str(scenario)])
-    assert result.exit_code == 1 and "values" in result.output, result.output
+    assert result.exit_code == 1 and f"holds more than {limit:,} values" in result.output, result.output
 
 
 def test_a_file_name_too_long_in_every_path_taking_command(tmp_path):

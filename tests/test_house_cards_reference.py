@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 import yaml
 
+from .conftest import NO_REFERENCE
 from .conftest import REFERENCE as REFERENCE_DIR
 
 REFERENCE = REFERENCE_DIR / "house-cards.yaml"
@@ -39,8 +40,7 @@ REFERENCE_CARDS = {c["id"]: c for c in _reference_cards()}
 @pytest.fixture(scope="module")
 def reference() -> dict[str, dict]:
     if not REFERENCE.exists():
-        pytest.skip(f"reference file {REFERENCE} not found: these checks need ../shared/reference/ "
-                    "beside the repository")
+        pytest.skip(f"reference file {REFERENCE} not found: {NO_REFERENCE}")
     return REFERENCE_CARDS
 
 

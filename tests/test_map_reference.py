@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from .conftest import REFERENCE
+from .conftest import NO_REFERENCE, REFERENCE
 
 MAP_YAML = REFERENCE / "map.yaml"
 
@@ -126,8 +126,7 @@ def _neighbours(borders: set[frozenset[str]], area_id: str) -> set[str]:
 @pytest.fixture(scope="module")
 def reference() -> dict:
     if not MAP_YAML.exists():
-        pytest.skip(f"../shared/reference/map.yaml not found: expected the reference map data at {MAP_YAML} "
-                    "(the shared/ folder beside the repository)")
+        pytest.skip(f"reference file {MAP_YAML} not found: {NO_REFERENCE}")
     return yaml.safe_load(MAP_YAML.read_text(encoding="utf-8"))
 
 

@@ -257,6 +257,7 @@ def strict_report(rules) -> Report:
     return total
 
 
+@pytest.mark.xdist_group("restart-mod-strict")  # one worker plays strict_report's games (not one per worker)
 @pytest.mark.parametrize("kind", MINE)
 def test_the_strict_restart_check_passes_for_the_module_kinds(strict_report, kind):
     assert strict_report.checked[kind] > 0

@@ -36,7 +36,9 @@ SCENARIO = REPO / "tests" / "scenarios" / "base" / "rules"
 def inputs(tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("inputs")
     log, pos = d / "log.json", d / "pos.json"
-    assert runner.invoke(app, ["play", "--base", "-p", "3", "-q", "--seed", "3", "--log", str(log)]).exit_code == 0
+    # a game stopped early: a real log that render and view (run once per failing target) read quickly
+    assert runner.invoke(app, ["play", "--base", "-p", "3", "-q", "--seed", "3", "--stop-at", "60", "--log",
+                               str(log)]).exit_code == 0
     assert runner.invoke(app, ["play", "--base", "-p", "3", "-q", "--seed", "3", "--stop-at", "30", "--save",
                                str(pos)]).exit_code == 0
     scenarios = d / "scenarios"

@@ -18,9 +18,8 @@ import pytest
 from maester.tools.serve import Hub, page_view
 from maester.tools.serve_store import Store
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from .conftest import CHROMIUM
+
 HUMANS = ("stark", "lannister")
 
 needs_chromium = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
@@ -63,13 +62,25 @@ class Server:
         self.proc.wait(timeout=30)
 
 
+class _Pages:
+    """The test process's Chromium, with every page opened through it closed at the end of the test (a page left
+    open would go on polling a stopped server)."""
+
+    def __init__(self, chromium):
+        self.chromium, self.opened = chromium, []
+
+    def new_page(self, **options):
+        page = self.chromium.new_page(**options)  # (its own browser context: no cookie or storage is shared)
+        self.opened.append(page)
+        return page
+
+
 @pytest.fixture
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    pages = _Pages(chromium)
+    yield pages
+    for page in pages.opened:
+        page.close()
 
 
 def _ready(page) -> None:

@@ -14,9 +14,8 @@ from typer.testing import CliRunner
 from maester.tools.cli import app
 from maester.tools.position import load
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from .conftest import CHROMIUM
+
 A10 = Path(__file__).parent / "scenarios" / "base" / "rules" / "a10-garrison-only-home.yaml"
 runner = CliRunner()
 
@@ -31,18 +30,9 @@ def make_view(source: Path, out: Path, *extra: str) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def page(browser):
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+def page(chromium):
+    page = chromium.new_page(viewport={"width": 1500, "height": 1000})
     problems: list[str] = []
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning")
             else None)
@@ -151,9 +141,9 @@ def test_jumping_by_rounds_and_combats_in_a_game(page, tmp_path, base_game_log):
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
-def test_the_whole_board_fits_a_laptop_screen_and_zooms(browser, tmp_path, width, height):
+def test_the_whole_board_fits_a_laptop_screen_and_zooms(chromium, tmp_path, width, height):
     """Every area, Dorne included, is on screen without scrolling; the wheel zooms in around the pointer."""
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = chromium.new_page(viewport={"width": width, "height": height})
     page.goto(make_view(A10, tmp_path / "a10.html").as_uri())
     for area in ("castle-black", "sunspear", "the-arbor", "dragonstone"):
         box = page.locator(f'#labels text.label[data-area="{area}"]').bounding_box()
