@@ -414,10 +414,17 @@ def _reaches_mark(block: list, mark: str) -> bool:
     return False
 
 
+_last_facts: list = [lambda: None, {}]  # [weak reference to the rules asked last, their card facts]
+
+
 def _card_facts(rules: Rules, card: str) -> tuple[frozenset[str], bool]:
-    facts = _CARD_FACTS.get(rules)
-    if facts is None:
-        facts = _CARD_FACTS[rules] = {}
+    if _last_facts[0]() is rules:
+        facts = _last_facts[1]
+    else:
+        facts = _CARD_FACTS.get(rules)
+        if facts is None:
+            facts = _CARD_FACTS[rules] = {}
+        _last_facts[:] = [weakref.ref(rules), facts]
     found = facts.get(card)
     if found is None:
         abilities = rules.card(card)["abilities"]
@@ -514,6 +521,8 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
     """Each house with eligible Support orders, in turn order, supports a side or nobody (R19.3). The frame
     keeps the support given so far (a neutral force attack has no combat data to keep it in)."""
     areas = _eligible_supports(g, c)
+    if not areas and not cursor.restarting(g):
+        return  # nobody to ask (most combats): no frame to keep
     by_house: dict[str, list[str]] = {}
     for area in areas:
         by_house.setdefault(g.state.orders[area]["house"], []).append(area)
@@ -988,25 +997,22 @@ def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool
         window = _STAGE_WINDOWS.get(name)
         if window is not None and not cursor.restarting(g) and not _any_ability(g, c, window):
             continue  # the step would end at once (`_abilities`): no need to start it
-        if frames:
-            yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
-        else:
-            yield from stage(g, c)  # type: ignore[operator]
+        steps = stage(g, c)  # type: ignore[operator]
+        if not frames:
+            yield from steps
+            continue
+        # the step runs, the combat as it stands written into the cursor before each of its decisions (what the
+        # step's abilities and choices have changed so far: cards, modifiers, support, units on the march)
+        answer = None
+        while True:
+            try:
+                d = steps.send(answer)
+            except StopIteration:
+                break
+            g.state.step["combat"] = {"stage": name, **c.to_json()}
+            answer = yield d
     if frames:
         g.state.step.pop("combat", None)
-
-
-def _kept_in_cursor(g: Game, c: Combat, stage: str, steps: Proc) -> Proc:
-    """Run a combat step, writing the combat as it stands into the cursor before each of its decisions (what
-    the step's abilities and choices have changed so far: cards, modifiers, support, units on the march)."""
-    answer = None
-    while True:
-        try:
-            d = steps.send(answer)
-        except StopIteration:
-            return
-        g.state.step["combat"] = {"stage": stage, **c.to_json()}
-        answer = yield d
 
 
 # ---- the steps of a combat (core/steps.py; docs/procedures.md) -------------------------------------------------
