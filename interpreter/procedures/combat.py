@@ -920,7 +920,8 @@ def _clean_up(g: Game, c: Combat) -> Proc:
             g.remove_card(house, card)
     for area in sorted(st.orders):  # the end of Combat Clean Up: orders without units go now, by area (R14.7, R21.5.5)
         g.remove_unmanned_order(area, "R21.5.5")
-        g.after_area_emptied(area)
+        if area not in st.orders or not st.units_in(area):  # an order kept has its house's units: not emptied
+            g.after_area_emptied(area)
     g.combat_over(c)
     g.check_victory()
 
