@@ -6,16 +6,18 @@ window, in Iron Throne order (R20.2.6).
 from __future__ import annotations
 
 import copy
+import weakref
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
-from maester.dsl.registry import TRIGGERS, window_rule
+from maester.dsl.registry import NODE_KEY, PRIMITIVES, TRIGGERS, window_rule
 
 from ..core import cursor, snapshot
 from ..core.procedure_registry import procedure
 from ..effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
 
 if TYPE_CHECKING:
+    from ..core.rules import Rules
     from .game import Game, Proc
 
 STANDING = "standing"  # registry mark of effects that hold for the whole combat (registry MARKS)
@@ -148,6 +150,12 @@ class Combat:
             return 0  # routed units count 0, unmodifiable (R2.3.3)
         if ref in self.unit_override:
             return self.unit_override[ref]
+        return self._strength_of(g, unit, for_house)
+
+    def _strength_of(self, g: Game, unit: list, for_house: str) -> int:
+        """`unit_strength` of a unit no card has set the strength of."""
+        if unit[1]:
+            return 0  # routed units count 0, unmodifiable (R2.3.3)
         rec = g.rules.unit_kinds[unit[0]]
         if rec.get("only_vs_castles"):
             attacking_castle = for_house == self.attacker and g.castle_level(self.area) != "none"
@@ -157,7 +165,12 @@ class Combat:
     # ---- strength
     def initial(self, g: Game, house: str) -> int:
         """Units + order bonus + garrison + support (R19.4)."""
-        total = sum(self.unit_strength(g, r, u, house) for r, u in self.fighting(g, house))
+        if self.unit_override:
+            total = sum(self.unit_strength(g, r, u, house) for r, u in self.fighting(g, house))
+        else:  # no unit's strength set by a card: the refs are not needed (the same sum, `unit_strength`)
+            army = self.attacking if house == self.attacker else (
+                g.state.units_in(self.area, house) if house == self.defender else ())
+            total = sum(self._strength_of(g, u, house) for u in army)
         if house == self.attacker:
             total += self.march_bonus
         else:
@@ -172,8 +185,11 @@ class Combat:
                 continue  # raided or otherwise removed: the area no longer supports
             owner = g.state.house_in(area)
             if owner == order["house"]:
-                total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
-                             for i, u in enumerate(g.state.units_in(area)))
+                if self.unit_override:
+                    total += sum(self.unit_strength(g, unit_ref(area, i), u, house)
+                                 for i, u in enumerate(g.state.units_in(area)))
+                else:
+                    total += sum(self._strength_of(g, u, house) for u in g.state.units_in(area))
             # the order's bonus counts until the Combat Clean Up, even if its units are gone (R14.7)
             if owner in (None, order["house"]):
                 total += g.rules.order(order["order"]).get("value") or 0
@@ -266,8 +282,8 @@ class Combat:
         found = []
         for owner in self.sides():
             card = self.cards.get(owner)
-            if card is None or card in self.blank_cards:
-                continue
+            if card is None or card in self.blank_cards or not _card_facts(g.rules, card)[1]:
+                continue  # no card, blanked, or a card none of whose abilities can reach a standing call
             for ability in g.rules.card(card)["abilities"]:
                 sc = _scope(self, owner, card, ability["trigger"])
                 if ability_applies(g, ability, sc):
@@ -381,12 +397,51 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
                  house, c, card, window_rule(window))
 
 
+# rules -> card id -> (its abilities' windows, whether any ability can reach a `standing` call): what a card's
+# text can do, read once from the bundle (which never changes during a game)
+_CARD_FACTS: weakref.WeakKeyDictionary[Rules, dict[str, tuple[frozenset[str], bool]]] = weakref.WeakKeyDictionary()
+
+
+def _reaches_mark(block: list, mark: str) -> bool:
+    """Could `reached_calls(block, mark)` find a call, whatever the conditions? (Its walk, both branches taken.)"""
+    for st in block:
+        if not isinstance(st, dict):
+            return True  # not a known node: let `reached_calls` say what it is
+        kind = st.get(NODE_KEY)
+        if kind == "call":
+            prim = PRIMITIVES.get(st["do"])
+            if prim is not None and mark in prim.marks:
+                return True
+        elif kind == "if" and (_reaches_mark(st["then"], mark) or _reaches_mark(st.get("else", []), mark)):
+            return True
+    return False
+
+
+_last_facts: list = [lambda: None, {}]  # [weak reference to the rules asked last, their card facts]
+
+
+def _card_facts(rules: Rules, card: str) -> tuple[frozenset[str], bool]:
+    if _last_facts[0]() is rules:
+        facts = _last_facts[1]
+    else:
+        facts = _CARD_FACTS.get(rules)
+        if facts is None:
+            facts = _CARD_FACTS[rules] = {}
+        _last_facts[:] = [weakref.ref(rules), facts]
+    found = facts.get(card)
+    if found is None:
+        abilities = rules.card(card)["abilities"]
+        found = facts[card] = (frozenset(a["trigger"] for a in abilities),
+                               any(_reaches_mark(a["body"], STANDING) for a in abilities))
+    return found
+
+
 def _any_ability(g: Game, c: Combat, window: str) -> bool:
     """Has a card in play (not blanked) an ability of this window that has not fired yet? Without one, no card
     can be revealed or change during the window either."""
     for house in c.sides():
         card = c.cards.get(house)
-        if card is None or card in c.blank_cards:
+        if card is None or card in c.blank_cards or window not in _card_facts(g.rules, card)[0]:
             continue
         for i, ability in enumerate(g.rules.card(card)["abilities"]):
             if ability["trigger"] == window and (card, i) not in c.fired:
@@ -448,9 +503,11 @@ def _abilities(g: Game, c: Combat, window: str) -> Proc:
 def _eligible_supports(g: Game, c: Combat) -> list[str]:
     """Areas whose support order may help this combat (R19.3.1, R19.3.2, R24.10)."""
     target = g.board.area(c.area)
+    orders = g.state.orders
     out = []
-    for area, order in sorted(g.state.orders.items()):
-        if not g.is_support(order["order"]) or not g.board.are_adjacent(area, c.area):
+    for area in g.board.neighbours(c.area):  # sorted, as the adjacency is symmetric
+        order = orders.get(area)
+        if order is None or not g.is_support(order["order"]):
             continue
         a = g.board.area(area)
         if a.is_land and not target.is_land:
@@ -467,6 +524,8 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
     """Each house with eligible Support orders, in turn order, supports a side or nobody (R19.3). The frame
     keeps the support given so far (a neutral force attack has no combat data to keep it in)."""
     areas = _eligible_supports(g, c)
+    if not areas and not cursor.restarting(g):
+        return  # nobody to ask (most combats): no frame to keep
     by_house: dict[str, list[str]] = {}
     for area in areas:
         by_house.setdefault(g.state.orders[area]["house"], []).append(area)
@@ -523,6 +582,7 @@ def _house_cards(g: Game, c: Combat) -> Proc:
 def _window(window: str):
     def stage(g: Game, c: Combat) -> Proc:
         yield from _abilities(g, c, window)
+    stage.window = window  # type: ignore[attr-defined]
     return stage
 
 
@@ -863,7 +923,8 @@ def _clean_up(g: Game, c: Combat) -> Proc:
             g.remove_card(house, card)
     for area in sorted(st.orders):  # the end of Combat Clean Up: orders without units go now, by area (R14.7, R21.5.5)
         g.remove_unmanned_order(area, "R21.5.5")
-        g.after_area_emptied(area)
+        if area not in st.orders or not st.units_in(area):  # an order kept has its house's units: not emptied
+            g.after_area_emptied(area)
     g.combat_over(c)
     g.check_victory()
 
@@ -926,6 +987,8 @@ COMBAT_STAGES: tuple[tuple[str, object], ...] = (
     ("clean-up", _clean_up),
 )
 STAGE_NAMES = tuple(name for name, _ in COMBAT_STAGES)
+# the steps that only run one window's abilities: stage name -> window
+_STAGE_WINDOWS = {name: stage.window for name, stage in COMBAT_STAGES if hasattr(stage, "window")}
 
 
 def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool = False) -> Proc:
@@ -935,25 +998,25 @@ def resolve_combat(g: Game, c: Combat, start: str = STAGE_NAMES[0], frames: bool
     copy. A game restarted inside a step (`start` is the cursor's stage and its frames are saved) goes on
     inside it."""
     for name, stage in COMBAT_STAGES[STAGE_NAMES.index(start):]:
-        if frames:
-            yield from _kept_in_cursor(g, c, name, stage(g, c))  # type: ignore[operator]
-        else:
-            yield from stage(g, c)  # type: ignore[operator]
+        window = _STAGE_WINDOWS.get(name)
+        if window is not None and not cursor.restarting(g) and not _any_ability(g, c, window):
+            continue  # the step would end at once (`_abilities`): no need to start it
+        steps = stage(g, c)  # type: ignore[operator]
+        if not frames:
+            yield from steps
+            continue
+        # the step runs, the combat as it stands written into the cursor before each of its decisions (what the
+        # step's abilities and choices have changed so far: cards, modifiers, support, units on the march)
+        answer = None
+        while True:
+            try:
+                d = steps.send(answer)
+            except StopIteration:
+                break
+            g.state.step["combat"] = {"stage": name, **c.to_json()}
+            answer = yield d
     if frames:
         g.state.step.pop("combat", None)
-
-
-def _kept_in_cursor(g: Game, c: Combat, stage: str, steps: Proc) -> Proc:
-    """Run a combat step, writing the combat as it stands into the cursor before each of its decisions (what
-    the step's abilities and choices have changed so far: cards, modifiers, support, units on the march)."""
-    answer = None
-    while True:
-        try:
-            d = steps.send(answer)
-        except StopIteration:
-            return
-        g.state.step["combat"] = {"stage": stage, **c.to_json()}
-        answer = yield d
 
 
 # ---- the steps of a combat (core/steps.py; docs/procedures.md) -------------------------------------------------
