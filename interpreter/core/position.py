@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
 from . import formats, snapshot
+from .frame_check import frame_problems
 from .state import GameState
 from .state_upgrade import OLDEST_READ, upgrade_position
 
@@ -175,6 +176,10 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, 
             raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}")
     if check == ANALYSIS:
         _check_invariants(rules, doc)
+        bad = frame_problems(rules, doc["state"], limit=1)  # the cursor and frames by their declared types
+        if bad:
+            raise _fail(f"the position's procedures in progress do not fit this game: {bad[0]}",
+                        "an analysis position's `step` and `frames` may name only what its game holds")
     game = _resume(cls_for, rules, doc, check)
     if check == REPLAY:
         verify_history(cls_for(doc["setup"]), rules, doc, game.options)

@@ -314,6 +314,16 @@ def _copier(f) -> object:
 
 
 _FIELD_COPIES.extend((f.name, _copier(f)) for f in fields(Combat))
+# the combat as the cursor keeps it (`step.combat`, with its `stage`): each field's type (cursor.FIELD_TYPES), what
+# an analysis position's combat is checked against (frame_check.py)
+COMBAT_RECORD = cursor.record_kind(
+    "combat", stage="string", attacker="house", defender="house", area="area", origin="area", attacking="units",
+    march_bonus="int", transported="bool", support="sides", cards="house-cards-played", mods="object",
+    printed_override="object", unit_override="object", final_override="house-numbers", blank_cards="strings",
+    protected="houses", skull_exposed="houses", protected_by="object", unrouted="houses", forced_retreat="houses",
+    keep_card="houses", removed_cards="strings", fired="list", retreat_chooser="house-or-null", no_advance="bool",
+    keep_march="bool", blade_used_by="house-or-null", final="house-numbers", winner="house-or-null",
+    loser="house-or-null", retreated_to="house-areas", tides="house-tides-cards", returned="house-house-cards")
 
 
 # ---- the frames of the combat's steps (cursor.py) ----------------------------------------------------
@@ -324,7 +334,7 @@ SUPPORT_FRAME = cursor.frame_kind(
     "combat.support", "The houses with a Support order next to the embattled area are asked in turn order "
     "whom they support", "R19.3",
     next=("int", "0-based index in the turn order of the house asked now"),
-    support=("object", "the support given so far: support area -> attacker or defender"))
+    support=("sides", "the support given so far: support area -> attacker or defender"))
 HOUSE_CARDS_FRAME = cursor.frame_kind(
     "combat.house-cards", "Both sides choose their house card in secret; the cards chosen so far are the "
     "combat's `cards` (hidden until the reveal)", "R20.1",
@@ -333,15 +343,15 @@ ABILITIES_FRAME = cursor.frame_kind(
     "combat.abilities", "The house card abilities of one timing window run in Iron Throne order, pass after "
     "pass, until a pass runs none; the combat's `fired` lists those begun", "R20.2.6",
     window=("string", "the timing window"),
-    order=("strings", "the combatants in the Iron Throne order this pass began with"),
-    house=("int", "0-based index in `order` of the house whose ability runs now"),
-    card=("string-or-null", "that house's card when its abilities began"),
+    order=("houses", "the combatants in the Iron Throne order this pass began with"),
+    house=("count", "0-based index in `order` of the house whose ability runs now"),
+    card=("house-card-or-null", "that house's card when its abilities began"),
     ability=("int", "0-based index among the card's abilities of the one running now"),
     scope=("object", "the names the running ability began with (you, opponent, opponent-card, ...)"),
     ran=("bool", "whether this pass has run an ability (a pass without one ends the window)"))
 TIDES_FRAME = cursor.frame_kind(
     "combat.tides", "Each combatant has drawn a Tides of Battle card; the blade holder may draw a new one",
-    "R29.3", deck=("strings", "the shuffled Tides of Battle cards left to draw, top first (hidden)"))
+    "R29.3", deck=("tides-cards", "the shuffled Tides of Battle cards left to draw, top first (hidden)"))
 CASUALTIES_FRAME = cursor.frame_kind(
     "combat.casualties", "The loser chooses its casualties one by one", "R21.2",
     count=("int", "the casualties due: the victor's swords minus the loser's fortifications"),
@@ -355,9 +365,9 @@ RETREATS_FRAME = cursor.frame_kind(
     next=("int", "0-based index of the army retreating now: 0 the loser's, then the forced victors' by name"))
 RETREAT_FRAME = cursor.frame_kind(
     "combat.retreat", "One army retreats: its area is chosen, then supply may cost it units", "R21.3",
-    house=("string", "the house whose army retreats"),
-    units=("list", "the retreating units, off the board until they arrive: [kind, routed] each"),
-    area=("string-or-null", "the retreat area, once chosen"),
+    house=("house", "the house whose army retreats"),
+    units=("units", "the retreating units, off the board until they arrive: [kind, routed] each"),
+    area=("area-or-null", "the retreat area, once chosen"),
     keep=("int", "for a defender's army: how many units the supply limits let arrive (R21.3.6)"))
 CLEAN_UP_FRAME = cursor.frame_kind(
     "combat.clean-up", "The combat clean up: the army has advanced or gone back, the cards are discarded; the "
