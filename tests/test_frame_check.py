@@ -148,3 +148,31 @@ def test_every_declared_type_word_has_a_shape_the_check_knows():
                 assert word[len(cursor.INDEX):] in fields, (name, word)
             else:
                 assert word in cursor.FIELD_TYPES, (name, word)
+
+
+@pytest.mark.parametrize(("pack", "setup", "until"), [
+    ("draft-house-cards", "base-6p", lambda st: any(f["at"] == "pregame.draft-cards" for f in st["frames"])),
+    ("a-dance-with-dragons", "adwd-6p", lambda st: bool(st["step"].get("combat", {}).get("unit_override"))),
+])
+def test_the_states_of_pack_games_follow_the_state_schema(pack, setup, until):
+    """Two schema mistakes found with the typed frames: the house card draft's `pool` was declared an object but
+    is a list, and a combat's `unit_override` keys (`AREA#INDEX`) did not match their own pattern, so a position
+    saved during a draft or such a combat could not be resumed. Every state of the games up to there follows
+    the state schema and the frame check."""
+    from maester.dsl.compile import default_content_dir
+    from maester.interpreter.core import formats
+
+    from .conftest import REPO
+
+    rules = Rules.default(pack, [default_content_dir(), REPO / "examples" / "packs" / pack])
+    game = new_game(rules, setup, seed=2)
+    agents = agents_for(game.state.houses, "random", 2)
+    reached = False
+    for _ in range(2000):
+        state = game.state.to_json()
+        assert formats.problems("state", state, limit=3) == [] and frame_problems(rules, state) == []
+        reached = reached or until(state)
+        if reached and not until(state) or game.over:
+            break
+        game.answer(agents[game.decision.house].act(game, game.decision))
+    assert reached

@@ -136,6 +136,8 @@ FIELD_TYPES: dict[str, Shape] = {
     "wildling-card": _id("wildling-card"),
     "wildling-card-or-null": ("or-null", _id("wildling-card")),
     "house-card-or-null": ("or-null", _id("house-card")),
+    "house-cards": ("list", _id("house-card")),
+    "house-card-lists": ("map", "house", ("list", _id("house-card"))),  # house -> cards
     "tides-cards": ("list", _id("tides-card")),
     "loan-or-null": ("or-null", _id("loan")),
     "drawn": ("list", ("pair", _id("deck"), _id("westeros-card"))),  # [deck, card] in drawing order
