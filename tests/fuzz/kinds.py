@@ -21,10 +21,12 @@ changed) or a short failure signature (one crash, however many inputs trigger it
 
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
 import random
+import shutil
 import subprocess
 import tempfile
 import time
@@ -286,8 +288,14 @@ def _commands() -> dict:
 
 @cache
 def _scratch() -> Path:
-    """A folder of hostile and real inputs for the command lines (made once per process)."""
-    folder = Path(tempfile.mkdtemp(prefix="maester-fuzz-cli-"))
+    """A folder of hostile and real inputs for the command lines (made once per process). It lies two folders deep
+    in the campaign's own temporary folder, so that the hostile paths `..` and `../../etc` stay inside it: `fmt ..`
+    from a folder right under /tmp formatted every content file of /tmp (case 201:499: tens of thousands, left by
+    language-server campaigns; minutes, reported as a hang) and, without --check, would have rewritten them."""
+    base = Path(tempfile.mkdtemp(prefix="maester-fuzz-cli-"))
+    atexit.register(shutil.rmtree, base, ignore_errors=True)  # nothing left behind in /tmp
+    folder = base / "home" / "scratch"
+    folder.mkdir(parents=True)
     (folder / "dir").mkdir()
     (folder / "empty.json").write_text("")
     (folder / "binary.mst").write_bytes(b"\x00\x01house-card")
@@ -464,6 +472,7 @@ def lsp_campaign(cases: int, seed: int, seconds: float | None = None) -> tuple[i
                 server.request("initialize", {"processId": os.getpid(), "rootUri": folder.as_uri(), "capabilities": {}})
     finally:
         server.close()
+        shutil.rmtree(folder, ignore_errors=True)  # its 3,000 files: left in /tmp, every later walk of /tmp met them
     return n, failures
 
 
