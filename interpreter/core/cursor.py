@@ -99,12 +99,13 @@ ID_KINDS: dict[str, str] = {
 }
 
 # The shape of a field's value, as nested tuples: ("json", schema) any value that schema allows (checked by the
-# state schema only); ("count",) an integer >= 0; ("id", ID_KINDS key); ("list", shape); ("or-null", shape);
-# ("map", key id kind, value shape) an object; ("pair", shape, shape) a two-item list; ("record", name) an object
-# of RECORDS[name]'s fields. A field typed "index:FIELD" is an integer from 0 to the length of the list FIELD of
-# the same frame.
+# state schema only); ("count",) an integer from 0 to MAX_COUNT; ("id", ID_KINDS key); ("list", shape);
+# ("or-null", shape); ("map", key id kind, value shape) an object; ("pair", shape, shape) a two-item list;
+# ("record", name) an object of RECORDS[name]'s fields. A field typed "index:FIELD" is an integer from 0 to the
+# length of the list FIELD of the same frame.
 Shape = tuple
 COUNT: Shape = ("count",)
+MAX_COUNT = 10_000  # a count's stated limit (far above any the rules make: bids, casualties, mustering points)
 BOOL: Shape = ("json", {"type": "boolean"})
 INDEX = "index:"
 
@@ -175,7 +176,7 @@ def shape_schema(shape: Shape) -> dict:
     if tag == "json":
         return dict(shape[1])
     if tag == "count":
-        return {"type": "integer", "minimum": 0}
+        return {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
     if tag == "id":
         return {"type": "string", "description": ID_KINDS[shape[1]]}
     if tag == "list":

@@ -73,8 +73,8 @@ class _Checker:
         if tag == "json":  # the state schema checked it
             return
         if tag == "count":
-            if not _is_int(value) or value < 0:
-                yield FrameProblem(at, _quote(value), "a count (an integer from 0)")
+            if not _is_int(value) or not 0 <= value <= cursor.MAX_COUNT:
+                yield FrameProblem(at, _quote(value), f"a count (an integer from 0 to {cursor.MAX_COUNT:,})")
         elif tag == "id":
             kind = shape[1]
             if not isinstance(value, str) or value not in self.ids[kind]:

@@ -84,7 +84,7 @@ def _mutate_position(doc: dict, rng: random.Random) -> dict:
     where = rng.random()
     if where < 0.6:  # the state: what a hand editor changes
         doc["state"] = _replace(doc["state"], rng, rng.randint(1, 3))
-    elif where < 0.75 and doc.get("checkpoints"):
+    elif where < 0.75 and isinstance(doc.get("checkpoints"), list) and doc["checkpoints"]:
         cp = rng.choice(doc["checkpoints"])
         cp["state"] = _replace(cp["state"], rng, 1)
     elif where < 0.9:
@@ -92,7 +92,8 @@ def _mutate_position(doc: dict, rng: random.Random) -> dict:
     else:
         doc = mutate_json(doc, rng, rng.randint(1, 3))
     # the edit also copied into the latest checkpoint, the history after it dropped
-    if rng.random() < 0.2 and doc.get("checkpoints") and isinstance(doc.get("history"), dict):
+    if rng.random() < 0.2 and isinstance(doc.get("checkpoints"), list) and doc["checkpoints"] \
+            and isinstance(doc.get("history"), dict):
         cp = doc["checkpoints"][-1]
         if isinstance(cp, dict) and isinstance(cp.get("answers"), int):
             cp["state"] = copy.deepcopy(doc["state"])
