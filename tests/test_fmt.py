@@ -175,3 +175,37 @@ def test_the_bundled_content_is_formatted():
     r = runner.invoke(app, ["fmt", "--check", str(default_content_dir())])
     assert r.exit_code == 0, f"run `maester fmt content`: {r.stdout}"
     assert r.stdout == "" and f"{len(CONTENT)} files already formatted" in r.stderr
+
+
+def test_fmt_reads_at_most_one_content_file_from_stdin():
+    """A standard input that never ends (`maester fmt - < /dev/zero`) is refused once it holds more than a content
+    file may; it was read to its end: the command never ended. (The timeout only stops a regression.)"""
+    import subprocess
+    import sys
+
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "maester.tools.cli", "fmt", "-", "--json"], stdin=zero,
+                           capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert '"file-too-large"' in r.stdout and "standard input has more than 1,000,000 characters" in r.stdout
+
+
+def test_fmt_refuses_an_empty_path_instead_of_formatting_the_current_folder(tmp_path, monkeypatch):
+    """Case 201:499 of the command-line campaign (`fmt position.json --json ''`): '' is Path('.'), so an empty
+    argument formatted the whole current folder, recursively, unasked."""
+    messy = tmp_path / "messy.mst"
+    messy.write_text(MESSY, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["fmt", ""])
+    assert r.exit_code == 1 and "an empty path names no file or folder" in r.stderr
+    assert messy.read_text(encoding="utf-8") == MESSY  # nothing formatted
+    r = runner.invoke(app, ["fmt", "."])  # the current folder, when asked for
+    assert r.exit_code == 0 and messy.read_text(encoding="utf-8") == TIDY
+
+
+def test_fmt_refuses_a_file_too_large_before_reading_it(tmp_path):
+    big = tmp_path / "big.mst"
+    with big.open("wb") as f:
+        f.truncate(4_000_001)  # sparse: no disk used
+    r = runner.invoke(app, ["fmt", str(big)])
+    assert r.exit_code == 1 and "has 4,000,001 bytes; content files are at most 1,000,000 characters" in r.stderr

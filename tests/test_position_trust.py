@@ -46,18 +46,18 @@ def _stark_power(d: dict, power: int = 99) -> None:
     d["state"]["houses"]["stark"]["power"] = power
 
 
-def _forge_with_checkpoint(d: dict) -> None:
+def _forge_with_checkpoint(d: dict, power: int = 99) -> None:
     """The edit copied into the latest checkpoint, and the history after it dropped: once accepted."""
-    _stark_power(d)
+    _stark_power(d, power)
     cp = d["checkpoints"][-1]
     cp["state"] = copy.deepcopy(d["state"])
     d["history"]["answers"] = d["history"]["answers"][:cp["answers"]]
     d["history"]["actions"] = [a for a in d["history"]["actions"] if a["at"] <= cp["answers"]]
 
 
-def _forge_emptied(d: dict) -> None:
+def _forge_emptied(d: dict, power: int = 99) -> None:
     """The history emptied: only a restart was checked."""
-    _stark_power(d)
+    _stark_power(d, power)
     d["history"] = {"answers": [], "actions": []}
     d["checkpoints"] = []
 
@@ -67,14 +67,23 @@ def _forge_checkpoint_only(d: dict) -> None:
     d["checkpoints"][-1]["state"]["houses"]["stark"]["power"] = 19
 
 
+# A state the rules cannot reach is refused before it restarts the procedure ("breaks the rules"); one they allow
+# but the history does not lead to, by the replay
 FORGERIES = [
-    ("the state edited", _stark_power, "does not follow from its history"),
-    ("the edit copied into the checkpoint", _forge_with_checkpoint, "does not follow from its history"),
-    ("the history emptied", _forge_emptied, "does not follow from its history"),
+    ("the state edited", _stark_power, "breaks the rules"),
+    ("the edit copied into the checkpoint", _forge_with_checkpoint, "breaks the rules"),
+    ("the history emptied", _forge_emptied, "breaks the rules"),
+    ("a power the rules allow", lambda d: _stark_power(d, 1), "does not follow from its history"),
+    ("a power the rules allow, copied into the checkpoint", lambda d: _forge_with_checkpoint(d, 1),
+     "does not follow from its history"),
+    ("a power the rules allow, the history emptied", lambda d: _forge_emptied(d, 1),
+     "does not follow from its history"),
     ("a checkpoint edited", _forge_checkpoint_only, "checkpoint after"),
     ("35 knights in Winterfell", lambda d: d["state"]["units"].update(
-        winterfell={"house": "stark", "units": [["knight", False]] * 35}), "does not follow from its history"),
-    ("round 99 of 10", lambda d: d["state"].update(round=99), "not one the rules stop at|does not follow"),
+        winterfell={"house": "stark", "units": [["knight", False]] * 35}), "breaks the rules"),
+    ("round 99 of 10", lambda d: d["state"].update(round=99), "breaks the rules"),
+    ("a power of a billion (case 301:773 of the positions campaign: a bid of a billion options filled the memory)",
+     lambda d: _stark_power(d, 10**9), "breaks the rules"),
     ("an integral float", lambda d: d["state"]["houses"]["stark"].update(power=4.0), "is not of type 'integer'"),
 ]
 

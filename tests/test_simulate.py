@@ -264,3 +264,19 @@ def test_isearch_answers_legally_and_its_benchmark_runs():
     out = mod.main(["--games", "1", "--setup", "base-3p", "--rounds", "1"])
     assert out["games"] == 1 and out["cpu_all"]["decisions"] > 0
     assert out["cpu_searched"]["decisions"] <= out["cpu_all"]["decisions"]
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "2"], ["tournament", "-n", "1", "-a", "heuristic,random"]])
+def test_a_run_longer_than_the_game_or_too_many_games_is_refused(command, tmp_path, monkeypatch):
+    """Found by the command-line campaign (seed 301): `simulate -n 2 --rounds 99999999999999999999` played on past
+    the last round until the million-decision safety net, its workers filling 11 GB; a count of games of that
+    size would have filled the memory with the run's list of games. `--rounds` only shortens a game (R26.2)."""
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, [*command, "--rounds", "99999999999999999999", "--json"])
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 1 and doc["diagnostics"][0]["code"] == "bad-rounds"
+    assert "--rounds 99999999999999999999 is past the last round of the rules set 'base' (10)" in \
+        doc["diagnostics"][0]["message"]
+    r = runner.invoke(app, [command[0], "-n", "99999999999999999999"])
+    assert r.exit_code == 2 and "1000000" in r.output and "--games" in r.output
+    assert not any(tmp_path.iterdir())  # nothing written

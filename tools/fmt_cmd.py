@@ -10,9 +10,11 @@ import typer
 
 from maester.dsl.diagnostics import Diagnostic, Diagnostics, MaesterError, Span
 from maester.dsl.files import name_problem, write_file
+from maester.dsl.limits import MAX_FILE_CHARS
 from maester.tools.cli_support import EXIT_PROBLEM, EXIT_USAGE, Run, _fail_run, command
 
 STDIN = "-"
+MAX_READ_BYTES = 4 * MAX_FILE_CHARS  # a file's bytes read at most (UTF-8: up to 4 bytes a character)
 
 
 def _say(run: Run, text: str) -> None:
@@ -63,7 +65,10 @@ def fmt(
     for target in targets:
         p = Path(target)
         problem = name_problem(p)
-        if problem:
+        if not target:  # Path("") is the current folder: an empty argument would format it all, unasked
+            diags.error("no-such-file", "an empty path names no file or folder", Span("''", 0, 0),
+                        "name a file or folder ('.' is the current folder)")
+        elif problem:
             diags.error("name-too-long", problem, Span(target[:60] + "...", 0, 0), "use a shorter name")
         elif not p.exists():
             diags.error("no-such-file", f"{p}: no such file or folder", Span(str(p), 0, 0))
@@ -80,6 +85,11 @@ def fmt(
         try:
             if f.exists() and not f.is_file() and not f.is_dir():  # a device or a pipe: its read may never end
                 raise OSError("not a regular file")
+            if f.stat().st_size > MAX_READ_BYTES:  # too large even before decoding
+                diags.error("file-too-large", f"{f} has {f.stat().st_size:,} bytes; content files are at most "
+                            f"{MAX_FILE_CHARS:,} characters", Span(str(f), 0, 0),
+                            "split the content over several files")
+                continue
             text = f.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             diags.error("unreadable", f"{f}: cannot be read ({e})", Span(str(f), 0, 0))
@@ -125,7 +135,13 @@ def fmt(
 def _format_stdin(run: Run, check: bool) -> None:
     from maester.dsl.fmt import FormatError, format_text
 
-    text = sys.stdin.read()
+    text = sys.stdin.read(MAX_FILE_CHARS + 1)  # at most one content file and a character: stdin may never end
+    if len(text) > MAX_FILE_CHARS:
+        _report(run, [Diagnostic("file-too-large", f"standard input has more than {MAX_FILE_CHARS:,} characters; "
+                                 "content files are at most that", Span("<stdin>", 0, 0), "error",
+                                 "split the content over several files")])
+        run.finish(EXIT_PROBLEM)
+        return
     try:
         formatted = format_text(text, "<stdin>")
     except FormatError as e:

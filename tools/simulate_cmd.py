@@ -46,6 +46,19 @@ def need_sim(command: str, backend: str, fmt: str | None = None) -> None:
                     "not installed", f"install it: {SIM_EXTRA}")
 
 
+MAX_GAMES = 1_000_000  # games in one run (a run's specs are a list: 10**20 of them filled the memory)
+
+
+def check_rounds(rules, setup: str, rounds: int | None) -> None:
+    """`--rounds` makes a game shorter (R26.2), never longer: a number past the rules set's last round played on
+    until the decision safety net (a million decisions, gigabytes of events) and is refused."""
+    game = rules.setup(setup)["game"]
+    last = rules.game(game)["max_rounds"]
+    if rounds is not None and rounds > last:
+        raise _fail("bad-rounds", f"--rounds {rounds} is past the last round of the rules set '{game}' ({last})",
+                    f"--rounds ends a game early: give 1 to {last}, or leave it out to play the whole game")
+
+
 def check_setup(setup: str, variant: str | None):
     from maester.env.position import rules_for
 
@@ -158,7 +171,7 @@ def register(app: typer.Typer) -> None:
     @command("simulate")
     def simulate(
         run: Run,
-        games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 100,
+        games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="How many games.")] = 100,
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
         agents: Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, search, "
@@ -186,6 +199,7 @@ def register(app: typer.Typer) -> None:
         need_sim("simulate", backend, fmt)
         need_folder(out_dir, "the results")  # before the games, not after them
         rules = check_setup(setup, variant)
+        check_rounds(rules, setup, rounds)
         default, per = parse_agents(agents, rules=rules, setup=setup)
         specs = [GameSpec(i, setup, seed + i, per, default, variant, rounds) for i in range(games)]
         records = run_with_progress(specs, workers, address, "simulate", backend, show=not run.json)

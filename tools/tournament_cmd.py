@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from maester.tools.cli_support import Run, command
+from maester.tools.simulate_cmd import MAX_GAMES
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +24,7 @@ def register(app: typer.Typer) -> None:
         run: Run,
         agents: Annotated[str, typer.Option("--agents", "-a", help="Comma-separated agent kinds to pit against "
                                             "each other (built in, or module:factory).")] = "search,heuristic,random",
-        games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games per pair.")] = 60,
+        games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games per pair.")] = 60,
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
         rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="End games after this round.")] = 3,
@@ -46,7 +47,7 @@ def register(app: typer.Typer) -> None:
         from maester.env.policy import BUILT_IN, check_kind, normalise
         from maester.env.simulate import choose_backend
         from maester.env.tournament import pair_specs, score, verdict
-        from maester.tools.simulate_cmd import _fail, check_setup, need_sim, run_with_progress
+        from maester.tools.simulate_cmd import _fail, check_rounds, check_setup, need_sim, run_with_progress
 
         named = [k.strip() for k in agents.split(",") if "=" in k]
         if named:  # a tournament seats its agents itself: a house named here would be a seat it cannot keep fair
@@ -72,6 +73,7 @@ def register(app: typer.Typer) -> None:
         backend = choose_backend(games * len(pairs), workers, address, backend)
         need_sim("tournament", backend)
         rules = check_setup(setup, variant)
+        check_rounds(rules, setup, rounds)
         players = rules.setup(setup)["players"]
         specs = []
         for a, b in pairs:

@@ -35,6 +35,15 @@ PLACES: dict[str, str] = {
     ACTION_STEP.format("consolidate-power"): "Consolidate Power step, counters as in the Raid step (R18)",
 }
 
+# place -> its counters and their types (words of FIELD_TYPES, below): what an analysis position's cursor is
+# checked against (frame_check.py); the state schema's `step` says the same in JSON Schema
+PLACE_FIELDS: dict[str, dict[str, str]] = {
+    WESTEROS_RESOLVE: {"drawn": "drawn", "next": "index:drawn"},
+    PLANNING_ORDERS: {"pass": "houses", "next": "index:pass"},
+    **{ACTION_STEP.format(s): {"pass": "houses", "next": "index:pass", "acted": "bool", "combat": "combat"}
+       for s in ("raid", "march", "consolidate-power")},
+}
+
 
 def place(state: GameState, at: str, **counters) -> None:
     """Set the cursor (the caller then takes a checkpoint)."""
@@ -74,17 +83,121 @@ class FrameKind:
     rule: str = ""
 
 
-# the JSON types a frame field may have (the state schema's field types)
-FIELD_TYPES: dict[str, dict] = {
-    "int": {"type": "integer"},
-    "bool": {"type": "boolean"},
-    "string": {"type": "string"},
-    "string-or-null": {"type": ["string", "null"]},
-    "strings": {"type": "array", "items": {"type": "string"}},
-    "list": {"type": "array"},
-    "object": {"type": "object"},
-    "value": {},  # any runtime value of an effect (a string, a number, a boolean, a list of them)
+# The ids a frame field may name, each checked against the game the state is of (frame_check.py): a hand-edited
+# frame naming what is not there is refused at load, not met half-way through a round.
+ID_KINDS: dict[str, str] = {
+    "house": "a house of the game",
+    "area": "an area of the board",
+    "deck": "a Westeros deck of the state",
+    "unit": "a unit kind",
+    "order-token": "an order token",
+    "westeros-card": "a Westeros card",
+    "wildling-card": "a wildling card",
+    "house-card": "a house card",
+    "tides-card": "a Tides of Battle card",
+    "loan": "an Iron Bank loan card",
 }
+
+# The shape of a field's value, as nested tuples: ("json", schema) any value that schema allows (checked by the
+# state schema only); ("count",) an integer from 0 to MAX_COUNT; ("id", ID_KINDS key); ("list", shape);
+# ("or-null", shape); ("map", key id kind, value shape) an object; ("pair", shape, shape) a two-item list;
+# ("record", name) an object of RECORDS[name]'s fields. A field typed "index:FIELD" is an integer from 0 to the
+# length of the list FIELD of the same frame.
+Shape = tuple
+COUNT: Shape = ("count",)
+MAX_COUNT = 10_000  # a count's stated limit (far above any the rules make: bids, casualties, mustering points)
+BOOL: Shape = ("json", {"type": "boolean"})
+INDEX = "index:"
+
+
+def _id(kind: str) -> Shape:
+    return ("id", kind)
+
+
+# the types a frame or cursor field may have (type word -> shape); the state schema's field types follow from them
+FIELD_TYPES: dict[str, Shape] = {
+    "int": ("json", {"type": "integer"}),
+    "bool": BOOL,
+    "string": ("json", {"type": "string"}),
+    "string-or-null": ("json", {"type": ["string", "null"]}),
+    "strings": ("json", {"type": "array", "items": {"type": "string"}}),
+    "list": ("json", {"type": "array"}),
+    "object": ("json", {"type": "object"}),
+    "value": ("json", {}),  # any runtime value of an effect (a string, a number, a boolean, a list of them)
+    "count": COUNT,
+    "house": _id("house"),
+    "house-or-null": ("or-null", _id("house")),
+    "houses": ("list", _id("house")),
+    "area": _id("area"),
+    "area-or-null": ("or-null", _id("area")),
+    "areas": ("list", _id("area")),
+    "order-token": _id("order-token"),
+    "order-tokens": ("list", _id("order-token")),
+    "westeros-card": _id("westeros-card"),
+    "wildling-card": _id("wildling-card"),
+    "wildling-card-or-null": ("or-null", _id("wildling-card")),
+    "house-card-or-null": ("or-null", _id("house-card")),
+    "house-cards": ("list", _id("house-card")),
+    "house-card-lists": ("map", "house", ("list", _id("house-card"))),  # house -> cards
+    "tides-cards": ("list", _id("tides-card")),
+    "loan-or-null": ("or-null", _id("loan")),
+    "drawn": ("list", ("pair", _id("deck"), _id("westeros-card"))),  # [deck, card] in drawing order
+    "bids": ("map", "house", COUNT),  # house -> power bid
+    "units": ("list", ("pair", _id("unit"), BOOL)),  # [kind, routed] each
+    "moves": ("list", ("pair", _id("unit"), _id("area"))),  # [unit kind, destination] each
+    "sides": ("map", "area", ("json", {"enum": ["attacker", "defender"]})),  # support area -> the side it helps
+    "house-numbers": ("map", "house", ("json", {"type": "integer"})),  # house -> a number (a strength)
+    "house-areas": ("map", "house", _id("area")),
+    "house-cards-played": ("map", "house", ("or-null", _id("house-card"))),  # house -> its card (null: none)
+    "house-house-cards": ("map", "house", _id("house-card")),
+    "house-tides-cards": ("map", "house", _id("tides-card")),
+}
+# records: objects with declared fields (name -> {field: type word}), kept whole in a field (the combat in progress)
+RECORDS: dict[str, dict[str, str]] = {}
+
+
+def record_kind(name: str, **fields: str) -> str:
+    """Declare a record type (its fields' type words) and its type word `name`; returned for the module's
+    constant."""
+    assert name not in FIELD_TYPES, f"type word {name!r} declared twice"
+    assert all(_known_word(w) for w in fields.values()), f"record {name!r}: unknown field type"
+    RECORDS[name] = dict(fields)
+    FIELD_TYPES[name] = ("record", name)
+    return name
+
+
+def _known_word(word: str) -> bool:
+    return word in FIELD_TYPES or word.startswith(INDEX)
+
+
+def shape_schema(shape: Shape) -> dict:
+    """The JSON Schema of a shape (what the state schema can say; the ids are checked by frame_check.py)."""
+    tag = shape[0]
+    if tag == "json":
+        return dict(shape[1])
+    if tag == "count":
+        return {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
+    if tag == "id":
+        return {"type": "string", "description": ID_KINDS[shape[1]]}
+    if tag == "list":
+        return {"type": "array", "items": shape_schema(shape[1])}
+    if tag == "or-null":
+        return {"anyOf": [shape_schema(shape[1]), {"type": "null"}]}
+    if tag == "map":
+        return {"type": "object", "additionalProperties": shape_schema(shape[2])}
+    if tag == "pair":
+        return {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": [shape_schema(shape[1]),
+                                                                              shape_schema(shape[2])]}
+    if tag == "record":
+        return {"type": "object"}
+    raise AssertionError(f"unknown shape {shape!r}")
+
+
+def word_schema(word: str) -> dict:
+    """The JSON Schema of a field type word."""
+    if word.startswith(INDEX):
+        return {"type": "integer", "minimum": 0}
+    return shape_schema(FIELD_TYPES[word])
 
 # place -> its declaration; each module declares the frames of its procedures with `frame_kind` (the state
 # schema lists them all: `maester schema --write`)
@@ -95,7 +208,7 @@ def frame_kind(place_: str, meaning: str, rule: str = "", **fields: tuple[str, s
     """Declare a frame: its place (returned, for the module's constant), meaning, rule and fields
     (name=(type word of FIELD_TYPES, meaning))."""
     assert place_ not in FRAMES, f"frame {place_!r} declared twice"
-    assert all(word in FIELD_TYPES for word, _ in fields.values()), f"frame {place_!r}: unknown field type"
+    assert all(_known_word(word) for word, _ in fields.values()), f"frame {place_!r}: unknown field type"
     FRAMES[place_] = FrameKind(meaning, dict(fields), rule)
     return place_
 
@@ -148,7 +261,7 @@ def frames_schema() -> dict:
     def one(place_: str, kind: FrameKind) -> dict:
         props = {"at": {"const": place_, "description": kind.meaning + (f" ({kind.rule})" if kind.rule else "")}}
         for name, (word, meaning) in kind.fields.items():
-            props[name] = {**FIELD_TYPES[word], "description": meaning}
+            props[name] = {**word_schema(word), "description": meaning}
         return {"type": "object", "additionalProperties": False, "required": ["at"], "properties": props,
                 "description": kind.meaning}
 

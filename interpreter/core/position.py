@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 
 from . import formats, snapshot
+from .frame_check import frame_problems
 from .state import GameState
 from .state_upgrade import OLDEST_READ, upgrade_position
 
@@ -157,7 +158,9 @@ def apply_actions(game: Game, actions: list[dict], at: int) -> None:
 # - TRUSTED (a document this process made a moment ago, e.g. unpickling a clone): the envelope and the restart check
 #   only (its values are a game's own: the schema is not walked again).
 # Every level checks the envelope and that the rules stop at the state; all but TRUSTED the schema (integers are
-# integers).
+# integers), the invariants and the procedures in progress (frame_check.py): the state restarts the procedure
+# before a replay can prove it, so a REPLAY state must be one the rules allow too (a forged power of 10**9 asked a
+# bid of a billion options).
 REPLAY, ANALYSIS, TRUSTED = "replay", "analysis", "trusted"
 CHECKS = (REPLAY, ANALYSIS, TRUSTED)
 
@@ -173,8 +176,12 @@ def from_document(cls_for: Callable[[str], type[Game]], rules: Rules, doc: Any, 
         found = formats.problems("position", doc, limit=5)
         if found:
             raise _fail(f"the position does not follow schemas/position.schema.json: {'; '.join(found)}")
-    if check == ANALYSIS:
+    if check != TRUSTED:  # before the state restarts the procedure (a replayed history proves it only after)
         _check_invariants(rules, doc)
+        bad = frame_problems(rules, doc["state"], limit=1)  # the cursor and frames by their declared types
+        if bad:
+            raise _fail(f"the position's procedures in progress do not fit this game: {bad[0]}",
+                        "a position's `step` and `frames` may name only what its game holds")
     game = _resume(cls_for, rules, doc, check)
     if check == REPLAY:
         verify_history(cls_for(doc["setup"]), rules, doc, game.options)

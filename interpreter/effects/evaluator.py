@@ -552,7 +552,7 @@ def reached_calls(g: Game, block: list, sc: Scope, mark: str):
     before (or besides) running it; no procedure looks for primitive names."""
     if mark not in MARKS:
         raise EffectError(f"unknown mark '{mark}'")
-    if not _may_reach(block, mark):  # no call carrying the mark anywhere in its branches: nothing to evaluate
+    if not may_reach(block, mark):  # no call carrying the mark anywhere in its branches: nothing to evaluate
         return ()
     return _reached_calls(g, block, sc, mark)
 
@@ -572,7 +572,7 @@ def _reached_calls(g: Game, block: list, sc: Scope, mark: str):
 _REACH: dict[tuple[int, str], tuple[object, bool]] = {}
 
 
-def _may_reach(block: list, mark: str) -> bool:
+def may_reach(block: list, mark: str) -> bool:
     """Does `block` hold, in its `if` branches followed either way, a call of a primitive carrying `mark`? (What
     `reached_calls` could find whatever the conditions say; known once per compiled block.)"""
     hit = _REACH.get((id(block), mark))
@@ -585,7 +585,7 @@ def _may_reach(block: list, mark: str) -> bool:
             prim = PRIMITIVES.get(st["do"])
             found = prim is not None and mark in prim.marks
         elif kind == "if":
-            found = _may_reach(st["then"], mark) or _may_reach(st.get("else", []), mark)
+            found = may_reach(st["then"], mark) or may_reach(st.get("else", []), mark)
         if found:
             break
     _REACH[(id(block), mark)] = (block, found)  # keeps the block alive, so its id is never another's

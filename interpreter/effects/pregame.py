@@ -35,9 +35,9 @@ RULE = "R4"  # the setup: every step before the game cites it
 
 DRAFT_CARDS = cursor.frame_kind(
     "pregame.draft-cards", "house cards are drafted from a shared pool (draft-house-cards)", RULE,
-    pool=("object", "the cards still in the pool"),
-    picks=("object", "house -> the cards it picked so far"),
-    made=("int", "how many picks were made"))
+    pool=("house-cards", "the cards still in the pool"),
+    picks=("house-card-lists", "house -> the cards it picked so far"),
+    made=("count", "how many picks were made"))
 DRAFT_INFLUENCE = cursor.frame_kind(
     "pregame.draft-influence", "positions on the influence tracks are drafted (draft-influence)", RULE,
     track=("int", "the 0-based track being drafted"),

@@ -30,12 +30,12 @@ INTEREST = cursor.frame_kind(
 OTHER_ORDER = cursor.frame_kind(
     "mod.other-order", "an order resolved in the Consolidate Power step that is not consolidate power: an Iron "
     "Bank order or a vassal's muster order (taken off the board)", "R18.4",
-    order=("string", "the order token being resolved"),
-    loan=("string-or-null", "the loan bought with it, whose effect is being resolved; null: none bought yet"))
+    order=("order-token", "the order token being resolved"),
+    loan=("loan-or-null", "the loan bought with it, whose effect is being resolved; null: none bought yet"))
 STARTING_LOANS = cursor.frame_kind(
     "mod.starting-loans", "the setup's starting loans, taken free and resolved one by one", "R40.4",
     next=("int", "the starting loan being resolved, 0-based (the setup's houses in order, each one's loans)"),
-    loan=("string-or-null", "the loan it turned out to be, whose effect is being resolved; null: not taken yet"))
+    loan=("loan-or-null", "the loan it turned out to be, whose effect is being resolved; null: not taken yet"))
 
 
 class IronBankRules:

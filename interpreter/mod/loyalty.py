@@ -25,7 +25,7 @@ KEEP = "keep"
 # the frame of the bid gifts (cursor.py): the bids as given so far, who is giving and how much it still holds
 GIVE_BIDS = cursor.frame_kind(
     "mod.give-bids", "the houses that give away their bids hand them out, token by token (revealed bids)", "R36.4",
-    bids=("object", "house -> its bid after the gifts so far (a giver's own bid is 0 once it starts giving)"),
+    bids=("bids", "house -> its bid after the gifts so far (a giver's own bid is 0 once it starts giving)"),
     next=("int", "the house giving now, 0-based among the givers (houses with a bid, in turn order)"),
     left=("int", "the bid tokens that house still holds"))
 

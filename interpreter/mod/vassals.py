@@ -22,14 +22,14 @@ VASSAL_SET = "vassal"  # the order set of vassal tokens (R34.1)
 # the frames of the planning procedures (cursor.py): what a restart inside them must know
 CHOOSE_COMMANDERS = cursor.frame_kind(
     "mod.choose-commanders", "the players take the vassals they command this round, in turn order", "R33.3",
-    queue=("strings", "the players still to choose (with repeats: one entry per vassal set), in turn order; the "
+    queue=("houses", "the players still to choose (with repeats: one entry per vassal set), in turn order; the "
                       "first is choosing now, and a player who passes adds the next player"))
 VASSAL_ORDERS = cursor.frame_kind(
     "mod.vassal-orders", "the commanders place their vassals' orders, after the players' own", "R34.1",
     next=("int", "the vassal being ordered, 0-based among the commanded vassals (commanders in turn order, each "
                  "one's vassals by name)"),
     placed=("int", "the orders placed for that vassal so far"),
-    left=("strings", "the vassal order tokens still unused for that vassal"))
+    left=("order-tokens", "the vassal order tokens still unused for that vassal"))
 
 
 class VassalRules:

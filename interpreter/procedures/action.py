@@ -22,8 +22,8 @@ DONE = "done"
 # raid's or a consolidation's at once, a march's with its units when a card moves it)
 TURN = cursor.frame_kind(
     "action.turn", "a house's turn of the Action Phase: the order it chose to resolve", "R15.2",
-    area=("string", "the area of the order being resolved"),
-    order=("string", "that order's token (order id), kept while the order leaves the board"))
+    area=("area", "the area of the order being resolved"),
+    order=("order-token", "that order's token (order id), kept while the order leaves the board"))
 
 
 def _cycle(g: Game, order_type: str, resolve) -> Proc:
@@ -191,7 +191,7 @@ def raid_targets(g: Game, house: str, area: str) -> list[str]:
 # the raid taken off the board before its target is chosen (R15.3): what it may still remove
 RAID = cursor.frame_kind(
     "action.raid-target", "a raid order being resolved, already off the board: its target is asked", "R15.3",
-    targets=("strings", "the areas of the enemy orders it may remove (besides none)"))
+    targets=("areas", "the areas of the enemy orders it may remove (besides none)"))
 
 
 def resolve_raid(g: Game, house: str, area: str, token: str) -> Proc:
@@ -422,10 +422,10 @@ MARCH = cursor.frame_kind(
     stage=("string", "what the march does now: moves (its units' moves are chosen), leave-power (whether to "
                      "leave a power token behind, R16.8), neutral-force (the attack on a neutral force, R25), "
                      "combat (its combat, kept in step.combat, R19), after (ships in ports change hands, R24.7)"),
-    moves=("list", "the moves chosen so far, [unit kind, destination area] each"),
+    moves=("moves", "the moves chosen so far, [unit kind, destination area] each"),
     bonus=("int", "the March order's strength bonus, for its attack (R16.1.1)"),
-    target=("string", "the area its units attack, once they left (a combat's is also in step.combat)"),
-    attacking=("list", "the units attacking a neutral force, off the board meanwhile: [kind, routed] each"))
+    target=("area", "the area its units attack, once they left (a combat's is also in step.combat)"),
+    attacking=("units", "the units attacking a neutral force, off the board meanwhile: [kind, routed] each"))
 
 
 def _planned(g: Game, house: str, origin: str, moves: list[list[str]]) -> tuple[dict[str, int], str | None]:

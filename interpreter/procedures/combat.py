@@ -10,11 +10,21 @@ import weakref
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
-from maester.dsl.registry import NODE_KEY, PRIMITIVES, TRIGGERS, window_rule
+from maester.dsl.registry import TRIGGERS, window_rule
 
 from ..core import cursor, snapshot
 from ..core.procedure_registry import procedure
-from ..effects import Scope, ability_applies, apply_call, parse_unit, reached_calls, run, run_ability, unit_ref
+from ..effects import (
+    Scope,
+    ability_applies,
+    apply_call,
+    may_reach,
+    parse_unit,
+    reached_calls,
+    run,
+    run_ability,
+    unit_ref,
+)
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -333,6 +343,16 @@ def _copier(f) -> object:
 
 _FIELD_COPIES.extend((f.name, _copier(f)) for f in fields(Combat))
 _CONTAINER_COPIES = tuple((name, copy_of) for name, copy_of in _FIELD_COPIES if copy_of is not _same)
+# the combat as the cursor keeps it (`step.combat`, with its `stage`): each field's type (cursor.FIELD_TYPES), what
+# an analysis position's combat is checked against (frame_check.py)
+COMBAT_RECORD = cursor.record_kind(
+    "combat", stage="string", attacker="house", defender="house", area="area", origin="area", attacking="units",
+    march_bonus="int", transported="bool", support="sides", cards="house-cards-played", mods="object",
+    printed_override="object", unit_override="object", final_override="house-numbers", blank_cards="strings",
+    protected="houses", skull_exposed="houses", protected_by="object", unrouted="houses", forced_retreat="houses",
+    keep_card="houses", removed_cards="strings", fired="list", retreat_chooser="house-or-null", no_advance="bool",
+    keep_march="bool", blade_used_by="house-or-null", final="house-numbers", winner="house-or-null",
+    loser="house-or-null", retreated_to="house-areas", tides="house-tides-cards", returned="house-house-cards")
 
 
 # ---- the frames of the combat's steps (cursor.py) ----------------------------------------------------
@@ -343,7 +363,7 @@ SUPPORT_FRAME = cursor.frame_kind(
     "combat.support", "The houses with a Support order next to the embattled area are asked in turn order "
     "whom they support", "R19.3",
     next=("int", "0-based index in the turn order of the house asked now"),
-    support=("object", "the support given so far: support area -> attacker or defender"))
+    support=("sides", "the support given so far: support area -> attacker or defender"))
 HOUSE_CARDS_FRAME = cursor.frame_kind(
     "combat.house-cards", "Both sides choose their house card in secret; the cards chosen so far are the "
     "combat's `cards` (hidden until the reveal)", "R20.1",
@@ -352,15 +372,15 @@ ABILITIES_FRAME = cursor.frame_kind(
     "combat.abilities", "The house card abilities of one timing window run in Iron Throne order, pass after "
     "pass, until a pass runs none; the combat's `fired` lists those begun", "R20.2.6",
     window=("string", "the timing window"),
-    order=("strings", "the combatants in the Iron Throne order this pass began with"),
-    house=("int", "0-based index in `order` of the house whose ability runs now"),
-    card=("string-or-null", "that house's card when its abilities began"),
+    order=("houses", "the combatants in the Iron Throne order this pass began with"),
+    house=("count", "0-based index in `order` of the house whose ability runs now"),
+    card=("house-card-or-null", "that house's card when its abilities began"),
     ability=("int", "0-based index among the card's abilities of the one running now"),
     scope=("object", "the names the running ability began with (you, opponent, opponent-card, ...)"),
     ran=("bool", "whether this pass has run an ability (a pass without one ends the window)"))
 TIDES_FRAME = cursor.frame_kind(
     "combat.tides", "Each combatant has drawn a Tides of Battle card; the blade holder may draw a new one",
-    "R29.3", deck=("strings", "the shuffled Tides of Battle cards left to draw, top first (hidden)"))
+    "R29.3", deck=("tides-cards", "the shuffled Tides of Battle cards left to draw, top first (hidden)"))
 CASUALTIES_FRAME = cursor.frame_kind(
     "combat.casualties", "The loser chooses its casualties one by one", "R21.2",
     count=("int", "the casualties due: the victor's swords minus the loser's fortifications"),
@@ -374,9 +394,9 @@ RETREATS_FRAME = cursor.frame_kind(
     next=("int", "0-based index of the army retreating now: 0 the loser's, then the forced victors' by name"))
 RETREAT_FRAME = cursor.frame_kind(
     "combat.retreat", "One army retreats: its area is chosen, then supply may cost it units", "R21.3",
-    house=("string", "the house whose army retreats"),
-    units=("list", "the retreating units, off the board until they arrive: [kind, routed] each"),
-    area=("string-or-null", "the retreat area, once chosen"),
+    house=("house", "the house whose army retreats"),
+    units=("units", "the retreating units, off the board until they arrive: [kind, routed] each"),
+    area=("area-or-null", "the retreat area, once chosen"),
     keep=("int", "for a defender's army: how many units the supply limits let arrive (R21.3.6)"))
 CLEAN_UP_FRAME = cursor.frame_kind(
     "combat.clean-up", "The combat clean up: the army has advanced or gone back, the cards are discarded; the "
@@ -402,21 +422,6 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
 _CARD_FACTS: weakref.WeakKeyDictionary[Rules, dict[str, tuple[frozenset[str], bool]]] = weakref.WeakKeyDictionary()
 
 
-def _reaches_mark(block: list, mark: str) -> bool:
-    """Could `reached_calls(block, mark)` find a call, whatever the conditions? (Its walk, both branches taken.)"""
-    for st in block:
-        if not isinstance(st, dict):
-            return True  # not a known node: let `reached_calls` say what it is
-        kind = st.get(NODE_KEY)
-        if kind == "call":
-            prim = PRIMITIVES.get(st["do"])
-            if prim is not None and mark in prim.marks:
-                return True
-        elif kind == "if" and (_reaches_mark(st["then"], mark) or _reaches_mark(st.get("else", []), mark)):
-            return True
-    return False
-
-
 _last_facts: list = [lambda: None, {}]  # [weak reference to the rules asked last, their card facts]
 
 
@@ -432,7 +437,7 @@ def _card_facts(rules: Rules, card: str) -> tuple[frozenset[str], bool]:
     if found is None:
         abilities = rules.card(card)["abilities"]
         found = facts[card] = (frozenset(a["trigger"] for a in abilities),
-                               any(_reaches_mark(a["body"], STANDING) for a in abilities))
+                               any(may_reach(a["body"], STANDING) for a in abilities))
     return found
 
 

@@ -14,10 +14,10 @@ DONE = "done"
 
 MUSTER = cursor.frame_kind(
     "mustering.muster", "a house musters, area after area, until it is done or its points are spent", "R9",
-    house=("string", "the house mustering"),
-    areas=("strings", "the areas it musters in, in order"),
-    next=("int", "the area (0-based, in `areas`) mustering now"),
-    points=("int", "the mustering points left in that area"))
+    house=("house", "the house mustering"),
+    areas=("areas", "the areas it musters in, in order"),
+    next=("index:areas", "the area (0-based, in `areas`) mustering now"),
+    points=("count", "the mustering points left in that area"))
 
 
 @procedure("adjust-supply")

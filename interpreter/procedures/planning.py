@@ -161,7 +161,7 @@ PLACING = cursor.frame_kind(
 # the Messenger Raven: after a look at the top wildling card its holder decides where it goes
 RAVEN = cursor.frame_kind(
     "planning.raven", "the Messenger Raven's holder looked at the top wildling card and places it", "R13.5.2",
-    card=("string", "the card looked at (the top of the wildling deck)"))
+    card=("wildling-card", "the card looked at (the top of the wildling deck)"))
 
 
 def assign_orders(g: Game) -> Proc:

@@ -29,30 +29,30 @@ OPENING = cursor.frame_kind(
     "advance", "R6.2",
     stage=("string", f"'{ROUND_START}': the round's start is in progress (nothing drawn yet); '{WILDLINGS}': the "
                      "cards are drawn and the wildlings advance"),
-    drawn=("list", "the cards drawn, [deck, card] in drawing order (empty before the draw)"))
+    drawn=("drawn", "the cards drawn, [deck, card] in drawing order (empty before the draw)"))
 CARD = cursor.frame_kind(
     "westeros.card", "a drawn Westeros card is being resolved: it is announced, its effect runs", "R6.2.4",
-    card=("string", "the Westeros card whose effect runs"))
+    card=("westeros-card", "the Westeros card whose effect runs"))
 ADVANCE = cursor.frame_kind(
     "wildlings.advance", "the wildling threat reached the top of its track: the wildling attack it starts is in "
     "progress", "R6.2.3")
 ATTACK = cursor.frame_kind(
     "wildlings.attack", "a wildling attack: the secret bids, then the wildling card drawn", "R11",
     strength=("int", "the wildlings' strength"),
-    bids=("object", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
-    card=("string-or-null", "the wildling card drawn once the bids are revealed (null before)"),
-    bidder=("string-or-null", "the highest bidder (the Night's Watch won) or the lowest bidder (the wildlings "
+    bids=("bids", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
+    card=("wildling-card-or-null", "the wildling card drawn once the bids are revealed (null before)"),
+    bidder=("house-or-null", "the highest bidder (the Night's Watch won) or the lowest bidder (the wildlings "
                               "won) once chosen (null before)"),
     part=("int", "which of the card's texts runs: 0 the winner's or the lowest bidder's, 1 everyone else's"))
 BIDDING = cursor.frame_kind(
     "bidding.influence", "bidding on the influence tracks, one track after the other", "R10",
-    track=("int", "the track (0-based, in track order) being bid for"),
+    track=("count", "the track (0-based, in track order) being bid for"),
     stage=("string", f"'{BIDS}': the secret bids are given; '{ADJUST}': revealed, being adjusted (bids given away, "
                      f"R36.4); '{RANK}': the houses are being ranked, the decider breaking ties"),
-    bids=("object", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
-    revealed=("object", "the revealed bids, every house of the track (those who did not bid: 0)"),
-    ranked=("object", "the bids the ranking follows (after any bids given away)"),
-    order=("strings", "the houses placed on the track so far, first place first"))
+    bids=("bids", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
+    revealed=("bids", "the revealed bids, every house of the track (those who did not bid: 0)"),
+    ranked=("bids", "the bids the ranking follows (after any bids given away)"),
+    order=("houses", "the houses placed on the track so far, first place first"))
 
 
 def _draw(g: Game, deck: str) -> Proc:
