@@ -176,3 +176,18 @@ def test_the_states_of_pack_games_follow_the_state_schema(pack, setup, until):
             break
         game.answer(agents[game.decision.house].act(game, game.decision))
     assert reached
+
+
+def test_a_bid_given_but_not_paid_above_the_bidders_power_is_refused(rules):
+    """Case 302:11516: a bid of the `bids` stage larger than its house's power passed as a count; paying it drove
+    the house's power below 0 and the next bid had no legal answer (R10.2: 0 up to its available power)."""
+    doc = _position_at(rules, "base-3p", 1, lambda s: any(f["at"] == "bidding.influence" and f["stage"] == "bids"
+                                                          and f["bids"] for f in s["frames"]))
+    i = next(i for i, f in enumerate(doc["state"]["frames"]) if f["at"] == "bidding.influence")
+    house = next(iter(doc["state"]["frames"][i]["bids"]))
+    power = doc["state"]["houses"][house]["power"]
+    doc["state"]["frames"][i]["bids"][house] = power  # all of its power: a legal bid
+    assert not frame_problems(rules, doc["state"])
+    doc["state"]["frames"][i]["bids"][house] = power + 1
+    assert f"/state/frames/{i}/bids/{house}: {power + 1} is not a bid within {house}'s power ({power}): bids are " \
+           "paid when all are given (R10.2)" in _refused(rules, doc)

@@ -81,6 +81,9 @@ class FrameKind:
     meaning: str
     fields: dict[str, tuple[str, str]]
     rule: str = ""
+    # (bids field, field, value): while frame[field] == value the bids are given but not paid yet, so each is at
+    # most its house's power (frame_check.py; a larger one would drive the house's power below 0 when paid)
+    unpaid_bids: tuple[str, str, object] | None = None
 
 
 # The ids a frame field may name, each checked against the game the state is of (frame_check.py): a hand-edited
@@ -204,12 +207,13 @@ def word_schema(word: str) -> dict:
 FRAMES: dict[str, FrameKind] = {}
 
 
-def frame_kind(place_: str, meaning: str, rule: str = "", **fields: tuple[str, str]) -> str:
+def frame_kind(place_: str, meaning: str, rule: str = "", *, unpaid_bids: tuple[str, str, object] | None = None,
+               **fields: tuple[str, str]) -> str:
     """Declare a frame: its place (returned, for the module's constant), meaning, rule and fields
-    (name=(type word of FIELD_TYPES, meaning))."""
+    (name=(type word of FIELD_TYPES, meaning)); `unpaid_bids`: see FrameKind."""
     assert place_ not in FRAMES, f"frame {place_!r} declared twice"
     assert all(_known_word(word) for word, _ in fields.values()), f"frame {place_!r}: unknown field type"
-    FRAMES[place_] = FrameKind(meaning, dict(fields), rule)
+    FRAMES[place_] = FrameKind(meaning, dict(fields), rule, unpaid_bids)
     return place_
 
 

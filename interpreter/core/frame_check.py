@@ -133,6 +133,20 @@ class _Checker:
         return "one of " + ", ".join(known[:6]) + (", ..." if len(known) > 6 else "")
 
 
+def _unpaid_bids(state: dict, frame: dict, declared: tuple[str, str, object], at: str) -> Iterator[FrameProblem]:
+    """Bids given but not paid yet are each within the bidder's power (R10.2, R11.3: 0 up to its available power)."""
+    name, field, value = declared
+    bids = frame.get(name)
+    if frame.get(field) != value or not isinstance(bids, dict):
+        return
+    houses = state.get("houses") or {}
+    for house, bid in bids.items():
+        power = (houses.get(house) or {}).get("power") if isinstance(houses, dict) else None
+        if _is_int(bid) and _is_int(power) and bid > power:
+            yield FrameProblem(f"{at}/{name}/{_escape(house)}", _quote(bid),
+                               f"a bid within {house}'s power ({power}): bids are paid when all are given (R10.2)")
+
+
 def frame_problems(rules: Rules, state: dict, at: str = "/state", limit: int = 5) -> list[FrameProblem]:
     """What is wrong with the cursor and frames of `state` (a state as JSON, that passed the state schema), at
     most `limit` problems; `at` is the state's JSON pointer in the document."""
@@ -151,6 +165,8 @@ def frame_problems(rules: Rules, state: dict, at: str = "/state", limit: int = 5
                                                                else frame), "a declared frame")
                 continue
             yield from checker.fields({n: w for n, (w, _) in kind.fields.items()}, frame, f"{at}/frames/{i}")
+            if kind.unpaid_bids is not None:
+                yield from _unpaid_bids(state, frame, kind.unpaid_bids, f"{at}/frames/{i}")
 
     for p in problems():
         found.append(p)

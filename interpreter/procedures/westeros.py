@@ -38,6 +38,7 @@ ADVANCE = cursor.frame_kind(
     "progress", "R6.2.3")
 ATTACK = cursor.frame_kind(
     "wildlings.attack", "a wildling attack: the secret bids, then the wildling card drawn", "R11",
+    unpaid_bids=("bids", "card", None),
     strength=("int", "the wildlings' strength"),
     bids=("bids", "house -> bid, the bids given so far in bidding order (secret until every house has bid)"),
     card=("wildling-card-or-null", "the wildling card drawn once the bids are revealed (null before)"),
@@ -46,6 +47,7 @@ ATTACK = cursor.frame_kind(
     part=("int", "which of the card's texts runs: 0 the winner's or the lowest bidder's, 1 everyone else's"))
 BIDDING = cursor.frame_kind(
     "bidding.influence", "bidding on the influence tracks, one track after the other", "R10",
+    unpaid_bids=("bids", "stage", BIDS),
     track=("count", "the track (0-based, in track order) being bid for"),
     stage=("string", f"'{BIDS}': the secret bids are given; '{ADJUST}': revealed, being adjusted (bids given away, "
                      f"R36.4); '{RANK}': the houses are being ranked, the decider breaking ties"),
