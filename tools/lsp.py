@@ -763,7 +763,25 @@ def create_server():
     return server
 
 
+class _FirstLine(logging.Formatter):
+    """pygls logs a whole traceback (in the message itself) for every message it cannot parse: a client that
+    sends many and does not read stderr filled the pipe, and the server blocked, answering nothing more."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage().splitlines()[0][:300]}"
+
+
+def quiet_logs() -> None:
+    """One short line on stderr per problem pygls reports, never a traceback."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_FirstLine())
+    pygls_log = logging.getLogger("pygls")
+    pygls_log.handlers[:] = [handler]
+    pygls_log.propagate = False
+
+
 def start(stdin=None, stdout=None) -> None:
     """Serve on stdin/stdout until the client says `exit`."""
+    quiet_logs()
     create_server().start_io(stdin, stdout)
 
