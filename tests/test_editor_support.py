@@ -670,3 +670,13 @@ def test_many_unreadable_requests_are_each_answered_and_logged_in_one_line(tmp_p
         client.proc.kill()
         client.proc.wait(timeout=30)
     assert "Traceback" not in client.stderr_text()
+
+
+def test_hover_on_a_line_with_a_lone_surrogate():
+    """Found by a hostile campaign: a document holding a lone surrogate (an editor may send one) made hover an
+    internal error (the UTF-16 offset of the word could not be counted)."""
+    from maester.tools.lsp import word_at
+
+    word, where = word_at("\ud800zz stark", 0, 5)  # the surrogate is one UTF-16 unit, as the editor counts it
+    assert (word, where.start.character, where.end.character) == ("stark", 4, 9)
+    assert hover("\ud800zz stark", 0, 5) is None  # no internal error (a house name has no hover of its own)

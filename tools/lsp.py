@@ -394,8 +394,9 @@ def formatting(text: str, label: str = "<document>") -> list[lsp.TextEdit] | Non
 
 
 def _utf16(line: str, index: int) -> int:
-    """An LSP character offset (UTF-16 code units) of the Python index `index` in `line`."""
-    return len(line[:index].encode("utf-16-le")) // 2 + max(0, index - len(line))
+    """An LSP character offset (UTF-16 code units) of the Python index `index` in `line` (a lone surrogate an
+    editor sent is one code unit, as the editor counts it)."""
+    return len(line[:index].encode("utf-16-le", "surrogatepass")) // 2 + max(0, index - len(line))
 
 
 def _python_index(line: str, character: int) -> int:
