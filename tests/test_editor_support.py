@@ -652,3 +652,31 @@ def test_a_loose_file_in_a_big_folder_is_compiled_alone_with_the_bundled_content
     small.mkdir()
     (small / "tables.mst").write_text(TABLE, encoding="utf-8")
     assert pack_is_small(small) and content_roots(small / "tables.mst")[-1] == small.resolve()
+
+
+def test_many_unreadable_requests_are_each_answered_and_logged_in_one_line(tmp_path):
+    """Found by a hostile campaign: pygls wrote a whole traceback to stderr for each request whose params do not
+    parse; a client that does not read stderr (this one) filled the pipe after about eight, and the server then
+    answered nothing. One short line each now: all forty get InvalidParams."""
+    client = _Client(tmp_path)
+    try:
+        client.send({"id": 1, "method": "initialize",
+                     "params": {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}})
+        client.wait_for(lambda m: m.get("id") == 1)
+        for ident in range(2, 42):
+            client.send({"id": ident, "method": "textDocument/semanticTokens/full", "params": None})
+            assert client.wait_for(lambda m, i=ident: m.get("id") == i)["error"]["code"] == -32602
+    finally:
+        client.proc.kill()
+        client.proc.wait(timeout=30)
+    assert "Traceback" not in client.stderr_text()
+
+
+def test_hover_on_a_line_with_a_lone_surrogate():
+    """Found by a hostile campaign: a document holding a lone surrogate (an editor may send one) made hover an
+    internal error (the UTF-16 offset of the word could not be counted)."""
+    from maester.tools.lsp import word_at
+
+    word, where = word_at("\ud800zz stark", 0, 5)  # the surrogate is one UTF-16 unit, as the editor counts it
+    assert (word, where.start.character, where.end.character) == ("stark", 4, 9)
+    assert hover("\ud800zz stark", 0, 5) is None  # no internal error (a house name has no hover of its own)

@@ -97,3 +97,16 @@ def test_a_scenario_cannot_make_targaryen_leave(rules, tmp_path):
     (item,) = e.value.diagnostics.items
     assert (item.span.line, item.span.column) == (5, 20)
     assert item.message.startswith("targaryen never leaves the game")
+
+
+def test_the_last_player_cannot_leave_the_game(rules):
+    """Found by a hostile campaign: in a game without Targaryen every player could leave; at the next Westeros
+    card asking a track's holder the game stopped with an internal error (no house may hold dominance)."""
+    game = new_game(rules, "mod-4p-without-targaryen", seed=4)
+    players = [h for h in game.state.houses if not game.is_vassal(h)]
+    for house in players[:-1]:
+        game.leave(house)
+    before = game.to_state()
+    with pytest.raises(IllegalDecision, match="is the last player of the game and cannot leave it"):
+        game.leave(players[-1])
+    assert game.to_state() == before

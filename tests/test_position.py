@@ -241,3 +241,25 @@ def test_the_end_reason_is_a_code_and_a_version_3_position_is_read_as_meant(rule
     old["state"]["end_reason"] = "the dragons won"
     with pytest.raises(PositionError, match="end reason 'the dragons won' is not one version 3 wrote"):
         Game.from_state(rules, old)
+
+
+def test_a_game_goes_on_counting_after_an_undo_and_its_saves_resume(rules):
+    """Found by a hostile campaign: `undo` copied the rebuilt game's attributes into the game, so what the rules
+    counted afterwards (combats resolved, the combat under way) went to the copy: the game said 0 combats after
+    three, and a position saved after resume, undo and play could not be resumed ("checkpoint ... is not a state
+    its history passes through")."""
+    import random
+
+    game, pick = new_game(rules, "base-3p", seed=1), random.Random(1)
+    for n in range(1, 119):
+        if n % 41 == 0:
+            game = Game.from_state(rules, json.loads(json.dumps(game.to_state())))
+        if n % 31 == 0:
+            game.undo()
+        game.answer(pick.choice(game.decision.options))
+    replayed = new_game(rules, "base-3p", seed=1)
+    for answer in game.answers:
+        replayed.answer(answer)
+    assert (game.combats, game.embattled) == (replayed.combats, replayed.embattled) and game.combats == 3
+    again = Game.from_state(rules, json.loads(json.dumps(game.to_state())))
+    assert again.to_state() == game.to_state()

@@ -348,3 +348,49 @@ def test_the_areas_an_answer_names(tmp_path):
     assert option_areas(game, "replace:winterfell:march-plus-one") == ["winterfell"]
     assert option_areas(game, "winterfell#0") == ["winterfell"]
     assert option_areas(game, "done") == [] and option_areas(game, 3) == []
+
+
+class _FullDisk:
+    """A sqlite connection whose writes fail as on a full disk (reads pass through)."""
+
+    def __init__(self, db):
+        self.db = db
+        self.in_transaction = False
+
+    def execute(self, sql: str, *args):
+        import sqlite3
+
+        if sql.lstrip().upper().startswith(("INSERT", "BEGIN", "CREATE", "PRAGMA USER_VERSION =")):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.db.execute(sql, *args)
+
+    executescript = executemany = execute
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def test_a_games_file_that_cannot_be_written_is_an_error_and_loses_no_answer(tmp_path, monkeypatch):
+    """Found by a hostile campaign: `serve --db` on a full disk was an internal error (exit 3) leaving an empty
+    file; an answer the file could not keep was played on anyway, lost at the next restart."""
+    import sqlite3
+
+    from maester.dsl.diagnostics import MaesterError
+
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _FullDisk(real(*a, **k)))
+    with pytest.raises(MaesterError) as e:
+        Store(tmp_path / "new.sqlite")
+    assert e.value.diagnostics.items[0].code == "write-failed" and not (tmp_path / "new.sqlite").exists()
+    monkeypatch.setattr(sqlite3, "connect", real)
+
+    store = Store(tmp_path / "g.sqlite")
+    hub = Hub(store)
+    gid, _ = hub.new("base-3p", ["stark"], seed=1)
+    table = hub.load(gid)
+    d = table.game.decision
+    before, kept = table.game.to_state(), store.answers(gid)
+    store.db = _FullDisk(store.db)
+    assert "cannot be written" in hub.answer(table, "stark", d.number, 0)
+    assert table.game.to_state() == before and store.answers(gid) == kept
+    assert Hub(Store(tmp_path / "g.sqlite")).load(gid).game.to_state() == before

@@ -280,3 +280,15 @@ def test_a_run_longer_than_the_game_or_too_many_games_is_refused(command, tmp_pa
     r = runner.invoke(app, [command[0], "-n", "99999999999999999999"])
     assert r.exit_code == 2 and "1000000" in r.output and "--games" in r.output
     assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_seeds_outside_the_results_table_are_refused_before_any_game(tmp_path):
+    """Found by a hostile campaign: `simulate --seed 2**63` played its games and then stopped with an internal
+    error (exit 3) writing the parquet table; simulate, tournament and serve took seeds of any size."""
+    out = tmp_path / "sim"
+    r = runner.invoke(app, ["simulate", "-n", "2", "--rounds", "1", "--seed", str(2**63 - 1), "-o", str(out), "--json"])
+    diag = json.loads(r.stdout)["diagnostics"][0]
+    assert (r.exit_code, diag["code"]) == (1, "bad-seed") and not out.exists()
+    for command in (["tournament", "-a", "random,heuristic", "-n", "1"], ["serve", "--new", "base-3p"]):
+        r = runner.invoke(app, [*command, "--seed", str(2**64), "--json"])
+        assert r.exit_code == 2 and "less than or equal to 18446744073709551615" in r.stdout

@@ -394,8 +394,9 @@ def formatting(text: str, label: str = "<document>") -> list[lsp.TextEdit] | Non
 
 
 def _utf16(line: str, index: int) -> int:
-    """An LSP character offset (UTF-16 code units) of the Python index `index` in `line`."""
-    return len(line[:index].encode("utf-16-le")) // 2 + max(0, index - len(line))
+    """An LSP character offset (UTF-16 code units) of the Python index `index` in `line` (a lone surrogate an
+    editor sent is one code unit, as the editor counts it)."""
+    return len(line[:index].encode("utf-16-le", "surrogatepass")) // 2 + max(0, index - len(line))
 
 
 def _python_index(line: str, character: int) -> int:
@@ -763,7 +764,25 @@ def create_server():
     return server
 
 
+class _FirstLine(logging.Formatter):
+    """pygls logs a whole traceback (in the message itself) for every message it cannot parse: a client that
+    sends many and does not read stderr filled the pipe, and the server blocked, answering nothing more."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage().splitlines()[0][:300]}"
+
+
+def quiet_logs() -> None:
+    """One short line on stderr per problem pygls reports, never a traceback."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(_FirstLine())
+    pygls_log = logging.getLogger("pygls")
+    pygls_log.handlers[:] = [handler]
+    pygls_log.propagate = False
+
+
 def start(stdin=None, stdout=None) -> None:
     """Serve on stdin/stdout until the client says `exit`."""
+    quiet_logs()
     create_server().start_io(stdin, stdout)
 

@@ -17,6 +17,7 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from maester.dsl.diagnostics import MaesterError
 from maester.interpreter.core.decisions import IllegalDecision
 from maester.interpreter.core.position import GIFT, LEAVE, apply_actions
 from maester.interpreter.core.rules import Rules
@@ -152,7 +153,12 @@ class Hub:
         events = len(table.game.events)
         table.game.answer(answer)  # raises IllegalDecision and changes nothing if it is not legal
         table.answered.append((house, events))
-        self.store.add(table.id, n, house, answer)
+        try:
+            self.store.add(table.id, n, house, answer)
+        except MaesterError:  # not kept (a full disk): taken back, so a restart replays what was played
+            table.game.undo()
+            table.answered.pop()
+            raise
 
     def answer(self, table: Table, house: str, number: int, index: int) -> str | None:
         """A person's answer (the option's index in decision `number`); an error message, or None."""
@@ -167,9 +173,9 @@ class Hub:
             return "no such answer"
         try:
             self._record(table, house, d.options[index])
-        except IllegalDecision as e:
+            self.play_agents(table)
+        except (IllegalDecision, MaesterError) as e:
             return e.diagnostics.items[0].message
-        self.play_agents(table)
         return None
 
     def act(self, table: Table, house: str, msg: dict) -> str | None:
@@ -337,13 +343,16 @@ def make_app(hub: Hub):
         try:
             while True:
                 msg = await ws.receive_json()
+                if not isinstance(msg, dict):  # a page sends objects; anything else is answered, not crashed on
+                    await ws.send_json({"error": "a message is a JSON object"})
+                    continue
                 async with hub.lock:
                     if msg.get("undo"):
                         error = hub.undo(table, seat.house)
                     elif msg.get("action"):
                         error = hub.act(table, seat.house, msg)
                     else:
-                        error = hub.answer(table, seat.house, int(msg.get("number", -1)), int(msg.get("index", -1)))
+                        error = hub.answer(table, seat.house, *_numbers(msg))
                     await send_all(table, note=(seat.house, error) if error else None)
         except WebSocketDisconnect:
             table.watchers.get(seat.house, set()).discard(ws)
@@ -351,6 +360,12 @@ def make_app(hub: Hub):
     return Starlette(routes=[Route("/", index), Route("/new", start), Route("/play/{token}", play),
                              Route("/api/{token}", state),
                              WebSocketRoute("/ws/{token}", socket)])
+
+
+def _numbers(msg: dict) -> tuple[int, int]:
+    """The decision number and option index of an answer message; -1 (refused by `Hub.answer`) for anything
+    that is not a whole number."""
+    return tuple(v if type(v) is int else -1 for v in (msg.get("number", -1), msg.get("index", -1)))  # type: ignore[return-value]
 
 
 def _seated_humans(rules, setup: str, seed: int, tides: bool, player_houses, humans: list[str]) -> list[str]:

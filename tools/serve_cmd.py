@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.tools.cli_support import Run, command
 
 DEFAULT_DB = Path("maester-games.sqlite")
@@ -51,7 +52,8 @@ def register(app: typer.Typer) -> None:
                                                   "Nth.")] = None,
         agents: Annotated[str, typer.Option("--agents", help="With --new: the agent for the other houses "
                                             "(heuristic or random; per house: 'baratheon=random').")] = "heuristic",
-        seed: Annotated[int, typer.Option("--seed", "-s", help="With --new: the game's seed.")] = 1,
+        seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_DATA_INTEGER, max=MAX_DATA_INTEGER,
+                                          help="With --new: the game's seed.")] = 1,
         variant: Annotated[str | None, typer.Option("--variant", help="With --new: a content variant.")] = None,
         pack: Annotated[list[Path] | None, typer.Option("--pack", help="A content pack added to the bundled "
                                                         "content; repeatable.", show_default=False)] = None,

@@ -10,6 +10,7 @@ something else.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -43,27 +44,44 @@ class Store:
     def __init__(self, path: Path):
         self.path = path
         self._lock = threading.Lock()
+        existed = path.exists()
         try:
             self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type='table'").fetchone()[0]
         except sqlite3.DatabaseError as e:
             _fail(path, f"{path} is not a maester games file: {e}")
+        except sqlite3.Error as e:  # cannot be opened at all (a read-only folder, a missing one)
+            _fail(path, f"{path} cannot be opened: {e}", code="write-failed")
         if tables and version not in READABLE:
             _fail(path, f"{path} holds games in format {version}; this maester reads format {STORE_VERSION}",
                   "give another --db file, or use the maester version that wrote it")
-        self.db.executescript(SCHEMA)
-        self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+        try:
+            self.db.executescript(SCHEMA)
+            self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+        except sqlite3.Error as e:  # a full disk or a read-only file: no game can be kept, so none is served
+            self.db.close()
+            if not existed:  # the empty file sqlite made is not left behind
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            _fail(path, f"{path} cannot be written: {e}; no game was served", code="write-failed")
 
     def create(self, params: dict, humans: list[str]) -> tuple[str, dict[str, str]]:
         """A new game: its id and a secret link token per human house."""
         game = secrets.token_hex(4)
         tokens = {h: secrets.token_urlsafe(9) for h in humans}
         with self._lock:
-            self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO games VALUES (?, ?, datetime('now'))", (game, json.dumps(params)))
-            self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(t, game, h) for h, t in tokens.items()])
-            self.db.execute("COMMIT")
+            try:
+                self.db.execute("BEGIN")
+                self.db.execute("INSERT INTO games VALUES (?, ?, datetime('now'))", (game, json.dumps(params)))
+                self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                                    [(t, game, h) for h, t in tokens.items()])
+                self.db.execute("COMMIT")
+            except sqlite3.Error as e:  # a full disk: the game is not made, and nothing of it is kept
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                _fail(self.path, f"{self.path} cannot be written: {e}; the game was not created",
+                      code="write-failed")
         return game, tokens
 
     def games(self) -> list[str]:
@@ -86,7 +104,11 @@ class Store:
 
     def add(self, game: str, n: int, house: str, answer) -> None:
         with self._lock:
-            self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (game, n, house, json.dumps(answer)))
+            try:
+                self.db.execute("INSERT INTO answers VALUES (?, ?, ?, ?)", (game, n, house, json.dumps(answer)))
+            except sqlite3.Error as e:  # a full disk: the caller takes the answer back
+                _fail(self.path, f"{self.path} cannot be written: {e}; the answer was not kept",
+                      code="write-failed")
 
     def actions(self, game: str) -> list[dict]:
         """The between-decision actions in the order taken, each with its place `at` (as `Game.actions`)."""
@@ -108,7 +130,7 @@ class Store:
             self.db.execute("COMMIT")
 
 
-def _fail(path: Path, message: str, hint: str | None = None) -> None:
+def _fail(path: Path, message: str, hint: str | None = None, code: str = "bad-games-file") -> None:
     diags = Diagnostics()
-    diags.error("bad-games-file", message, Span(str(path), 0, 0), hint)
+    diags.error(code, message, Span(str(path), 0, 0), hint)
     raise MaesterError(diags)

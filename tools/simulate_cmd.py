@@ -15,8 +15,10 @@ import typer
 
 from maester.dsl.diagnostics import Diagnostics, MaesterError
 from maester.dsl.files import write_file, write_files, write_folder
+from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.tools.cli_support import Run, command, err
 
+SEED_COLUMN_MAX = 2**63 - 1  # the seed column of the results (parquet int64)
 COLUMNS = ("index", "setup", "variant", "seed", "winner", "winner_agent", "reason", "rounds", "decisions", "events",
            "combats", "state_hash", "agents", "castles")
 
@@ -176,7 +178,8 @@ def register(app: typer.Typer) -> None:
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
         agents: Annotated[str, typer.Option("--agents", "-a", help="random, heuristic, search, "
                                             "isearch, module:factory, or per house: 'stark=search'.")] = "heuristic",
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game (game i: seed + i).")] = 1,
+        seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_DATA_INTEGER, max=MAX_DATA_INTEGER,
+                                          help="Seed of the first game (game i: seed + i).")] = 1,
         rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="End games after this round.")] = None,
         workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="Processes (or CPUs of the private "
                                              "Ray cluster of a large run); 0 or 1: in this process.")] = 2,
@@ -195,6 +198,11 @@ def register(app: typer.Typer) -> None:
 
         if fmt not in ("parquet", "csv"):
             raise _fail("bad-format", f"unknown format '{fmt}'", "use parquet or csv")
+        if not -SEED_COLUMN_MAX <= seed <= SEED_COLUMN_MAX - (games - 1):
+            # the results table keeps each game's seed in a 64-bit signed column (parquet int64): checked before
+            # the games are played, not found when their results are written
+            raise _fail("bad-seed", f"--seed {seed} with {games} game(s) gives seeds outside the results table's "
+                        f"range (-{SEED_COLUMN_MAX} to {SEED_COLUMN_MAX})", "choose a smaller seed")
         backend = choose_backend(games, workers, address, backend)
         need_sim("simulate", backend, fmt)
         need_folder(out_dir, "the results")  # before the games, not after them

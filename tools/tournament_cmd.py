@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from maester.dsl.limits import MAX_DATA_INTEGER
 from maester.tools.cli_support import Run, command
 from maester.tools.simulate_cmd import MAX_GAMES
 
@@ -28,7 +29,8 @@ def register(app: typer.Typer) -> None:
         setup: Annotated[str, typer.Option("--setup", help="A setup id of the bundle.")] = "base-3p",
         variant: Annotated[str | None, typer.Option("--variant", help="A content variant.")] = None,
         rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="End games after this round.")] = 3,
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the first game of each pair.")] = 1,
+        seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_DATA_INTEGER, max=MAX_DATA_INTEGER,
+                                          help="Seed of the first game of each pair.")] = 1,
         workers: Annotated[int, typer.Option("--workers", "-w", min=0, help="Processes (or CPUs of the private "
                                              "Ray cluster of a large run); 0 or 1: in this process.")] = 2,
         backend: Annotated[str, typer.Option("--backend", help="auto (in this process for one worker, plain "

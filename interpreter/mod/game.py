@@ -138,6 +138,10 @@ class ModGame(DragonsStateAccess, VassalRules, LoyaltyRules, IronBankRules, Game
         if self.rules.house(house).get("never_vassal"):  # "a player other than Targaryen" (R42.5)
             raise IllegalDecision(None, house, f"{house} never leaves the game: only a player other than {house} "
                                   "may leave, since its house can never be a vassal (R42.5, R36.1)", action=LEAVE)
+        staying = [h for h in self.state.houses if not self.is_vassal(h) and h not in self.mod_state.leaving]
+        if staying == [house]:  # with no player left no house could hold a track's dominance token, nor win
+            raise IllegalDecision(None, house, f"{house} is the last player of the game and cannot leave it (R42.5)",
+                                  action=LEAVE)
         if house not in self.mod_state.leaving:
             self.mod_state.leaving.append(house)
             self.record_action({"type": LEAVE, "house": house})

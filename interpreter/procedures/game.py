@@ -399,7 +399,10 @@ class Game(RulesHooks):
         # the count stays true when the answer taken back was given before this game was resumed (its earlier
         # events are not in `events`): a position saved after such an undo resumes (its history is replayed)
         g._event_base = count - len(g.events)
-        self.__dict__.update(g.__dict__)  # become that game: same object for whoever holds it
+        # become that game, for whoever holds this object: the same attribute dictionary, not a copy of it. The
+        # rules running in `g`'s procedure set attributes on `g` (combats counted, the combat under way, ...): a
+        # copy would freeze them here, and a position saved after an undo could not be resumed
+        self.__dict__ = g.__dict__
 
     @contextmanager
     def origin_of(self, key: tuple[str, str]):
@@ -631,7 +634,7 @@ class Game(RulesHooks):
         return lost
 
     def controller(self, area: str) -> str | None:
-        """`control.controller` (R23), inlined: asked thousands of times a game (loyalty, ports, musters, victory),
+        """`control.controller` (R23), inlined: asked thousands of times a game (ports, musters, victory, rules modules),
         one call instead of two. The same rules; tests/test_control_speed.py compares both on every area."""
         try:
             kind, port_of, home = self.board.control_info[area]
