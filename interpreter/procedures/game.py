@@ -634,7 +634,7 @@ class Game(RulesHooks):
         return lost
 
     def controller(self, area: str) -> str | None:
-        """`control.controller` (R23), inlined: asked thousands of times a game (ports, musters, victory, rules modules),
+        """`control.controller` (R23), inlined: asked thousands of times a game (ports, musters, victory, modules),
         one call instead of two. The same rules; tests/test_control_speed.py compares both on every area."""
         try:
             kind, port_of, home = self.board.control_info[area]
