@@ -4,6 +4,7 @@ pytest 9.2 without a word (tests/conftest.py puts them back); this runs a small 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -27,9 +28,10 @@ def test_ungrouped_probe(n):
 
 
 def test_one_group_runs_on_one_worker():
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}  # CI's `-q` would hide the workers' lines
     run = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p",
                           "no:cacheprovider", "tests/test_suite_groups.py", "-k", "probe"],
-                         capture_output=True, text=True, cwd=REPO, timeout=300)
+                         capture_output=True, text=True, cwd=REPO, timeout=300, env=env)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     ran = re.findall(r"\[(gw\d)\] .*PASSED \S+::test_(grouped|ungrouped)_probe\[\d\]", run.stdout)
     assert len(ran) == 8, run.stdout[-3000:]
