@@ -254,14 +254,11 @@ def _candidates(g: Game, house: str, origin: str, kind: str, planned: dict[str, 
         candidates = g.board.sea_destinations(
             origin, lambda p: g.controller(p) == house and len(st.units_in(p)) + planned.get(p, 0) < 3)
     out = []
-    blocked, may_enter, units, owners, neutral = st.blocked, g.may_enter, st.units, st.garrison_owner, st.neutral_forces
+    blocked, may_enter = st.blocked, g.may_enter
     for dest in candidates:
         if dest in blocked or not may_enter(house, dest):
             continue
-        # `_triggers_combat` inlined (asked for every candidate of every march decision)
-        army, owner = units.get(dest), owners.get(dest)
-        if (army is not None and army["house"] != house or owner is not None and owner != house
-                or dest in neutral):
+        if _triggers_combat(g, house, dest):
             if combat_dest not in (None, dest):
                 continue  # one combat per march (R16.4.1)
             if g.board.area(dest).is_port:
@@ -356,14 +353,11 @@ def march_destinations(g: Game, house: str, origin: str, kind: str, planned: dic
     # `_can_complete` first tests the position after the move alone (`_plan_fits`). Unless the move attacks a
     # neutral force (which tests a second position), that test depends only on the destination's units before
     # the move (the other areas are the same for every destination): it is made once per such count here
-    st = g.state
-    counts, units, owners, neutral = memo["unit-counts"], st.units, st.garrison_owner, st.neutral_forces
+    counts, neutral = memo["unit-counts"], g.state.neutral_forces
     fits_with: dict[int, bool] = {}
     out = []
     for dest in candidates:
-        army, owner = units.get(dest), owners.get(dest)  # `_triggers_combat` inlined
-        target = (dest if army is not None and army["house"] != house or owner is not None and owner != house
-                  or dest in neutral else combat_dest)
+        target = dest if _triggers_combat(g, house, dest) else combat_dest
         if dest != origin and target not in neutral:
             before = counts.get(dest, 0) + planned.get(dest, 0)
             fits = fits_with.get(before)
