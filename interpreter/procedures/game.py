@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from maester.dsl.diagnostics import BundleError, Diagnostics
 
 from ..core import control, cursor, position, snapshot
-from ..core.board import PORT, SEA
 from ..core.decision_kinds import DECISION_KINDS
 from ..core.decisions import Decision, IllegalDecision, loosely_equal
 from ..core.events import EVENTS
@@ -634,26 +633,7 @@ class Game(RulesHooks):
         return lost
 
     def controller(self, area: str) -> str | None:
-        """`control.controller` (R23), inlined: asked thousands of times a game (ports, musters, victory, modules),
-        one call instead of two. The same rules; tests/test_control_speed.py compares both on every area."""
-        try:
-            kind, port_of, home = self.board.control_info[area]
-        except KeyError:
-            return control.controller(self.state, self.board, area)  # its unknown-area diagnostic
-        if kind == PORT:
-            return self.controller(port_of) if port_of else None  # R23.6
-        st = self.state
-        army = st.units.get(area)
-        if army and army["units"]:
-            return army["house"]  # R23.1, R23.5
-        if kind == SEA:
-            return None
-        owner = st.power_tokens.get(area)
-        if owner is not None:
-            return owner  # R23.2
-        if home and home in st.houses and area not in st.neutral_forces:
-            return home  # R23.4.1: a home area with no other controller
-        return None
+        return control.controller(self.state, self.board, area)
 
     def castle_counts(self) -> dict[str, int]:
         """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
