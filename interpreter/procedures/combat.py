@@ -6,7 +6,6 @@ window, in Iron Throne order (R20.2.6).
 from __future__ import annotations
 
 import copy
-import weakref
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
@@ -292,7 +291,7 @@ class Combat:
         found = []
         for owner in self.sides():
             card = self.cards.get(owner)
-            if card is None or card in self.blank_cards or not _card_facts(g.rules, card)[1]:
+            if card is None or card in self.blank_cards or not _card_facts(g.rules, card)[2]:
                 continue  # no card, blanked, or a card none of whose abilities can reach a standing call
             for ability in g.rules.card(card)["abilities"]:
                 sc = _scope(self, owner, card, ability["trigger"])
@@ -417,27 +416,19 @@ def _scope(c: Combat, house: str, card: str, window: str) -> Scope:
                  house, c, card, window_rule(window))
 
 
-# rules -> card id -> (its abilities' windows, whether any ability can reach a `standing` call): what a card's
-# text can do, read once from the bundle (which never changes during a game)
-_CARD_FACTS: weakref.WeakKeyDictionary[Rules, dict[str, tuple[frozenset[str], bool]]] = weakref.WeakKeyDictionary()
+# id(a card's record in a bundle) -> (the record, its abilities' windows, whether any ability can reach a `standing`
+# call): what a card's text can do, read once from the bundle (which never changes during a game); the record is
+# kept so that its id is never another's (as the evaluator's block caches do)
+_CARD_FACTS: dict[int, tuple[dict, frozenset[str], bool]] = {}
 
 
-_last_facts: list = [lambda: None, {}]  # [weak reference to the rules asked last, their card facts]
-
-
-def _card_facts(rules: Rules, card: str) -> tuple[frozenset[str], bool]:
-    if _last_facts[0]() is rules:
-        facts = _last_facts[1]
-    else:
-        facts = _CARD_FACTS.get(rules)
-        if facts is None:
-            facts = _CARD_FACTS[rules] = {}
-        _last_facts[:] = [weakref.ref(rules), facts]
-    found = facts.get(card)
-    if found is None:
-        abilities = rules.card(card)["abilities"]
-        found = facts[card] = (frozenset(a["trigger"] for a in abilities),
-                               any(may_reach(a["body"], STANDING) for a in abilities))
+def _card_facts(rules: Rules, card: str) -> tuple[dict, frozenset[str], bool]:
+    rec = rules.card(card)
+    found = _CARD_FACTS.get(id(rec))
+    if found is None or found[0] is not rec:
+        abilities = rec["abilities"]
+        found = _CARD_FACTS[id(rec)] = (rec, frozenset(a["trigger"] for a in abilities),
+                                        any(may_reach(a["body"], STANDING) for a in abilities))
     return found
 
 
@@ -446,7 +437,7 @@ def _any_ability(g: Game, c: Combat, window: str) -> bool:
     can be revealed or change during the window either."""
     for house in c.sides():
         card = c.cards.get(house)
-        if card is None or card in c.blank_cards or window not in _card_facts(g.rules, card)[0]:
+        if card is None or card in c.blank_cards or window not in _card_facts(g.rules, card)[1]:
             continue
         for i, ability in enumerate(g.rules.card(card)["abilities"]):
             if ability["trigger"] == window and (card, i) not in c.fired:
