@@ -36,13 +36,16 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
     resume = cursor.resumed(st, at)
     # only the first turn visited can be a restarted one (its frame saved); after it no saved frame is left
     maybe_restarting = True
+    # house -> its areas to resolve, read once and kept, from pass to pass, while the orders are those read (`seen`)
+    # less the ones resolved: a turn most often only takes its own order off the board
+    pending: dict[str, list[str]] | None = None
+    seen: dict[str, dict] = {}
     while True:
         if resume is not None:
             houses, start, acted = list(resume["pass"]), resume["next"], resume["acted"]
             resume = None
         else:
             houses, start, acted = g.turn_order, 0, False
-        pending = None  # house -> its areas to resolve, read once until a turn changes the board
         for i in range(start, len(houses)):
             house = houses[i]
             if maybe_restarting and cursor.restarting(g):  # restarted inside this turn: its order was chosen
@@ -50,7 +53,7 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
             else:
                 maybe_restarting = False
                 if pending is None:
-                    pending = _to_resolve_by_house(g, order_type)
+                    pending, seen = _to_resolve_by_house(g, order_type), dict(st.orders)
                 areas = pending.get(house)
                 if not areas:
                     continue
@@ -70,7 +73,16 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                 yield from resolve(g, house, turn["area"], turn["order"])
             yield from moments.after_order(g, house, turn["area"], order_type)
             cursor.leave(g, turn)
-            acted, pending = True, None  # the turn may have added, removed or changed any order
+            acted = True
+            # the turn may have added, removed or changed any order: the areas read still hold when its own order
+            # left the board and every other order is the very one read (the orders' dicts are replaced, never
+            # changed in place, but for a raid/support token kept, which is this turn's own order)
+            done = turn["area"]
+            if pending is not None and done not in st.orders and seen.pop(done, None) is not None \
+                    and st.orders == seen:
+                pending[house].remove(done)
+            else:
+                pending = None
             if g.combats != combats:  # a stop after this combat sees the turn over, no frame left (scenarios)
                 g.reached(f"combat {g.combats}")
         if not acted:
