@@ -458,16 +458,15 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
     # what the march's options are computed from (the board, the house's units, supply) does not change while its
     # moves are chosen (they are made together at `done`): one memo for all its decisions (`march_destinations`)
     memo: dict = {}
-    while f["stage"] == MOVES:
-        movable = [u for u in st.units_in(origin, house) if not u[1]]  # routed units stay (R16.10)
-        taken: dict[str, int] = {}
+    # kind -> its units still free to move: the unrouted ones (routed units stay, R16.10) less those moved so far
+    left: dict[str, int] = {}
+    if f["stage"] == MOVES:
+        for u in st.units_in(origin, house):
+            if not u[1]:
+                left[u[0]] = left.get(u[0], 0) + 1
         for kind, _ in moves:
-            taken[kind] = taken.get(kind, 0) + 1
-        left: dict[str, int] = {}
-        for u in movable:
-            left[u[0]] = left.get(u[0], 0) + 1
-        for k, n in taken.items():
-            left[k] -= n
+            left[kind] -= 1
+    while f["stage"] == MOVES:
         options = []
         for kind in sorted(k for k, n in left.items() if n > 0):
             for dest in march_destinations(g, house, origin, kind, planned, combat_dest, left, memo):
@@ -476,13 +475,17 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
                 options.append(f"{kind}:{dest}")
         # the march may stop once its positions fit the supply limits (R16.7)
         done = [DONE] if not moves or not options or _plan_fits(g, house, origin, planned, combat_dest, memo) else []
-        pick = yield from g.choose(house, "march", f"{house}: march from {origin} (move a unit, or done)",
-                                   [*done, *options], "R16.1", area=origin, moves=[f"{k}:{d}" for k, d in moves])
+        options = [*done, *options]
+        # (`g.choose` written out: no generator layer between this decision and the game)
+        pick = options[0] if len(options) == 1 else (
+            yield g.ask(house, "march", f"{house}: march from {origin} (move a unit, or done)", options, "R16.1",
+                        area=origin, moves=[f"{k}:{d}" for k, d in moves]))
         if pick == DONE:
             f["stage"] = LEAVE_POWER
             break
         kind, dest = pick.split(":")
         moves.append([kind, dest])
+        left[kind] -= 1
         planned[origin] = planned.get(origin, 0) - 1
         planned[dest] = planned.get(dest, 0) + 1
         if _triggers_combat(g, house, dest):
