@@ -168,6 +168,9 @@ def _compile_expr(x) -> Callable:
     if kind == "query":
         name = x["query"]
         args = [(k, compiled_expr(v)) for k, v in x["args"].items()]
+        bound = QUERIES.get(name)  # (every query is registered before an effect first runs)
+        if bound is not None:
+            return lambda g, sc: bound(g, sc, {k: f(g, sc) for k, f in args})
 
         def call(g, sc):
             fn = QUERIES.get(name)
@@ -383,7 +386,10 @@ def _compile_statement(st: dict) -> Callable:
             return ()
         return let
     if kind == "choose":
-        return lambda g, sc: _choose(g, st, sc)
+        # its expressions compiled once (not looked up in the cache at every pick)
+        exprs = (compiled_expr(st["by"]), compiled_expr(st["count"]) if "count" in st else None,
+                 compiled_expr(st["from"]))
+        return lambda g, sc: _choose(g, st, sc, exprs)
     if kind == "may":
         return lambda g, sc: _may(g, st, sc)
     raise EffectError(f"a '{kind}' node is not a statement")
@@ -427,16 +433,19 @@ def _as_option(value):
     return value if isinstance(value, str | int) else str(value)
 
 
-def _choose(g: Game, st: dict, sc: Scope) -> Proc:
-    """Ask `count` picks one at a time (the options left kept in the frame), then run the body for each pick."""
+def _choose(g: Game, st: dict, sc: Scope, exprs: tuple) -> Proc:
+    """Ask `count` picks one at a time (the options left kept in the frame), then run the body for each pick.
+    `exprs`: its `by`, `count` (None: absent) and `from` compiled."""
     restored = cursor.restarting(g)
     f = cursor.enter(g, CHOOSE, by=None, count=0, options=[], picks=[], running=0)
     marked = None  # the debug switch asks a question the engine would skip: its kind (core/skips.py)
     if not restored:
-        f["by"] = ev(g, st["by"], sc)
-        f["count"] = ev(g, st["count"], sc) if "count" in st else 1
-        f["options"] = _plain(list(ev(g, st["from"], sc)))
-        if _does_nothing(g, [st], sc):
+        by_, count_, from_ = exprs
+        f["by"] = by_(g, sc)
+        f["count"] = count_(g, sc) if count_ is not None else 1
+        f["options"] = _plain(list(from_(g, sc)))
+        # `_does_nothing(g, [st], sc)`, over the options just read (not evaluated a second time)
+        if all(_does_nothing(g, st["body"], sc.child(**{st["choose"]: o})) for o in f["options"]):
             if g.skips(DOES_NOTHING):
                 # whatever is chosen nothing happens: no question (e.g. no unit of the new kind is available)
                 cursor.leave(g, f)

@@ -79,15 +79,31 @@ def placement_areas(g: Game, house: str, kind: str, allowed: list[str] | None) -
     return out
 
 
-def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
-    """What the points left in `area` can still buy (R9.3–R9.7)."""
+def house_units(g: Game, house: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The house's units counted by area (`control.unit_counts`) and by kind, from one reading of the board:
+    what `muster_options` reads, kept up to date by `muster` as it raises units (nothing else moves meanwhile)."""
+    counts: dict[str, int] = {}
+    have: dict[str, int] = {}
+    for where, army in g.state.units.items():
+        if army["house"] == house:
+            units = army["units"]
+            counts[where] = len(units)
+            for u in units:
+                have[u[0]] = have.get(u[0], 0) + 1
+    return counts, have
+
+
+def muster_options(g: Game, house: str, area: str, points: int,
+                   units: tuple[dict[str, int], dict[str, int]] | None = None) -> list[str]:
+    """What the points left in `area` can still buy (R9.3–R9.7). `units`: the house's `house_units`, when the
+    caller keeps them."""
     kinds = g.rules.unit_kinds
     options = []
     land = g.state.units_in(area, house)
     # one more unit in an area: the test depends only on the units already there, so it is made once per count
     # (and with the house's units read once)
     fits: dict[int, bool] = {}
-    counts = control.unit_counts(g.state, house)
+    counts, have = units if units is not None else house_units(g, house)
 
     def fits_one_more(where: str) -> bool:
         there = counts.get(where, 0)
@@ -95,13 +111,9 @@ def muster_options(g: Game, house: str, area: str, points: int) -> list[str]:
             fits[there] = g.fits_supply(house, {where: 1}, counts)
         return fits[there]
 
-    have: dict[str, int] = {}  # the house's units by kind (`available_units`, from one reading of the board)
-    for army in g.state.units.values():
-        if army["house"] == house:
-            for u in army["units"]:
-                have[u[0]] = have.get(u[0], 0) + 1
+    limits = g.rules.house(house)["unit_limits"]  # (`available_units`: the limit less the units by kind)
     for kind, rec, cost in _musterable(g):
-        if g.unit_limit(house, kind) - have.get(kind, 0) <= 0:
+        if limits.get(kind, 0) - have.get(kind, 0) <= 0:
             continue
         if rec["domain"] == "land":
             if cost <= points and fits_one_more(area):
@@ -153,6 +165,8 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
         raise AssertionError(f"restart took another path: {house} musters where the frame has {f['house']}")
     kinds = g.rules.unit_kinds
     areas, start = f["areas"], f["next"]
+    units = house_units(g, house)  # kept up to date below: only this muster changes the house's units meanwhile
+    counts, have = units
     for n in range(start, len(areas)):
         area = areas[n]
         if g.controller(area) != house:
@@ -160,7 +174,7 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
         points = f["points"] if restart and n == start else mustering_points(g, area)
         f["next"] = n
         while points > 0:
-            options = muster_options(g, house, area, points)
+            options = muster_options(g, house, area, points, units)
             if not options:
                 break
             f["points"] = points
@@ -173,12 +187,16 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
                 _, base, kind, where = parts
                 idx = next(i for i, u in enumerate(g.state.units[where]["units"]) if u[0] == base)
                 g.state.units[where]["units"][idx][0] = kind
+                have[base] -= 1
+                have[kind] = have.get(kind, 0) + 1
                 points -= kinds[kind]["muster_cost"] - kinds[base]["muster_cost"]
                 g.emit("muster", "R9.3.2", f"{house} upgrades a {base} to a {kind} in {where}", house=house,
                        area=where, kind=kind)
             else:
                 kind, where = parts
                 g.state.add_unit(where, house, kind)
+                counts[where] = counts.get(where, 0) + 1
+                have[kind] = have.get(kind, 0) + 1
                 points -= kinds[kind]["muster_cost"]
                 g.emit("muster", "R9.3.1", f"{house} musters a {kind} in {where}", house=house, area=where,
                        kind=kind)

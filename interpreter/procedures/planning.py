@@ -173,6 +173,16 @@ def assign_orders(g: Game) -> Proc:
     st = g.state
     resume = cursor.resumed(st, cursor.PLANNING_ORDERS)
     houses, start = (list(resume["pass"]), resume["next"]) if resume else (g.turn_order, 0)
+    # the areas holding each house's units, sorted (`areas_of`), from one reading: the units do not move in this
+    # phase
+    areas_of: dict[str, list[str]] = {}
+    units = st.units
+    for a in sorted(units):
+        house = units[a]["house"]
+        if house in areas_of:
+            areas_of[house].append(a)
+        else:
+            areas_of[house] = [a]
     for i in range(start, len(houses)):
         house = houses[i]
         if not g.places_own_orders(house):
@@ -182,7 +192,7 @@ def assign_orders(g: Game) -> Proc:
         else:
             cursor.place(st, cursor.PLANNING_ORDERS, **{"pass": list(houses), "next": i})
             f = cursor.enter(g, PLACING, next=0)
-        areas = st.areas_of(house)  # the units do not move in this phase
+        areas = areas_of.get(house, [])
         # its unused tokens and special orders placed, kept up to date here (only this loop places meanwhile)
         left, stars_placed = _tokens_left(g, _placed(g, house))
         limit, special = star_limit(g, house), _special_tokens(g)
@@ -234,16 +244,25 @@ def messenger_raven(g: Game) -> Proc:
         return
     options = [PASS, LOOK]
     swaps = g.game_rec.get("raven_swap", True)  # a rules set may take the swap away (bundle `raven_swap`)
-    for area, o in sorted(st.orders.items()):
-        if o["house"] != holder or not swaps:
-            continue
-        # the swapped-out token becomes available again; the star limit counts the swap
-        current = o["order"]
-        del st.orders[area]
-        for tok in legal_tokens(g, holder, area):
-            if tok != current:
-                options.append(f"replace:{area}:{tok}")
-        st.orders[area] = o
+    if swaps:
+        # the swapped-out token becomes available again; the star limit counts the swap. `legal_tokens` with
+        # that order taken off the board, from one reading of the holder's orders: taking one copy of a token
+        # off gives it back (unless more copies than the house owns were placed) and one ★ order if it is one
+        placed = _placed(g, holder)
+        left_all, stars_all = _tokens_left(g, placed)
+        owned, limit = _token_counts(g), star_limit(g, holder)
+        for area, o in sorted(st.orders.items()):
+            if o["house"] != holder:
+                continue
+            current = o["order"]
+            left = dict(left_all)
+            if current in owned and placed.count(current) <= owned[current]:
+                left[current] += 1
+            stars = stars_all - 1 if _is_star(g, current) else stars_all
+            st.orders[area] = st.orders.pop(area)  # (the order's entry moves last, as taking it off and back did)
+            for tok in _options(g, left, max(0, limit - stars))[0]:
+                if tok != current:
+                    options.append(f"replace:{area}:{tok}")
     choice = yield g.ask(holder, "messenger-raven", f"{holder}: use the Messenger Raven?", options, "R13.5")
     if choice == PASS:
         return
@@ -273,9 +292,20 @@ def _place_wildling_card(g: Game, holder: str, f: dict) -> Proc:
 
 def remove_unresolvable(g: Game) -> None:
     """Tokens that cannot be resolved where they stand are removed after the Raven (R13.6, R42.1.2)."""
-    for area, o in sorted(g.state.orders.items()):
-        rec = g.rules.order(o["order"])
-        if rec.get("sea_only") and g.board.area(area).is_land:
+    sea_only = g.__dict__.get("_sea_only")  # order token -> is it a sea-only order? (read once per token and game)
+    if sea_only is None:
+        sea_only = g._sea_only = {}
+    found = []
+    for area, o in g.state.orders.items():
+        tok = o["order"]
+        only = sea_only.get(tok)
+        if only is None:
+            only = sea_only[tok] = bool(g.rules.order(tok).get("sea_only"))
+        if only:
+            found.append(area)
+    for area in sorted(found):  # (most rules sets have no sea-only order: nothing to sort)
+        o = g.state.orders[area]
+        if g.board.area(area).is_land:
             del g.state.orders[area]
             g.emit("order-removed", "R42.1.2", f"{o['house']}'s sea order in {area} is removed (on land)",
                    area=area)
