@@ -45,6 +45,13 @@ def _containers(state: GameState) -> dict[int, object]:
     return found
 
 
+def _own(clone: GameState, original: GameState) -> set[int]:
+    """The lists, dicts and records a clone's state shares with its original's, but for the units' `[kind, routed]`
+    lists, which a clone shares (never changed in place: state.py): an independent clone shares nothing else."""
+    units = {id(u) for army in original.units.values() for u in army["units"]}
+    return (_containers(clone).keys() & _containers(original).keys()) - units
+
+
 def _interesting(game: Game) -> bool:
     """A position with nested data in play: a combat, frames three deep, or the module's bank and loans."""
     st = game.state
@@ -76,7 +83,7 @@ def test_a_clone_and_its_original_go_on_alike_and_apart(rules, setup, seed, limi
         twin, other = game.clone(), game.clone()
         assert twin.state.to_json() == at and twin.decision.to_json() == asked
         assert twin.events == game.events and twin.answers == game.answers
-        shared = _containers(twin.state).keys() & _containers(game.state).keys()
+        shared = _own(twin.state, game.state)
         assert not shared, f"a clone shares {len(shared)} lists or dicts with its original"
         assert twin.events is not game.events and twin.answers is not game.answers
         assert twin.checkpoints is not game.checkpoints and twin.state.frames is not game.state.frames
@@ -127,7 +134,7 @@ def test_a_clone_taken_before_its_original_moves_on_stays_at_the_clone(rules):
     for copy_ in (twin, grandchild):
         assert copy_.state.to_json() == at and copy_.events == events and copy_.decision.to_json() == asked
         assert copy_.event_count == len(events) and copy_.answers == game.answers[:len(copy_.answers)]
-    assert not _containers(twin.state).keys() & _containers(grandchild.state).keys()
+    assert not _own(twin.state, grandchild.state)
     # woken, it plays on as the original did from there
     replay = new_game(rules, "mod-8p", seed=7)
     for answer in game.answers[:len(twin.answers)]:
@@ -136,6 +143,74 @@ def test_a_clone_taken_before_its_original_moves_on_stays_at_the_clone(rules):
         twin.answer(answer)
         replay.answer(answer)
     assert twin.state.hash() == replay.state.hash() and twin.events == replay.events
+
+
+def _scribble(state: GameState) -> None:
+    """Change every list, dict and record of the state in place (what any writer of the rules does to it, at the
+    level of the data): a key added to each dict, an item to each list, a field of each record set; each unit's
+    `[kind, routed]` list replaced by a changed one (the rules never change it in place: state.py)."""
+    units = {id(u) for army in state.units.values() for u in army["units"]}
+    for army in state.units.values():
+        army["units"][:] = [[kind, not routed] for kind, routed in army["units"]]
+    for node in list(_containers(state).values()):
+        if id(node) in units:
+            continue
+        if isinstance(node, GameState | HouseState):
+            vars(node)["round" if isinstance(node, GameState) else "power"] = 99
+        elif isinstance(node, dict):
+            node["scribbled"] = True
+        else:
+            node.append("scribbled")
+
+
+def test_a_clone_asleep_or_awake_and_its_original_change_each_other_nowhere(rules):
+    """A clone keeps part of its state as bytes until it is used (snapshot.Deferred: the free-form parts), the rest
+    copied at once but for the units' `[kind, routed]` lists, shared: every container of the original changed in
+    place after the clone (its units replaced), before it wakes, changes nothing in it nor in a clone of it; every
+    container of a woken clone changed in place changes nothing in the original nor in the other clone, asleep or
+    awake."""
+    for game, _agents in _positions(rules, "mod-8p", 3, 420, every=1000):
+        if not _interesting(game) or not game.state.orders:
+            continue
+        at = game.state.to_json()
+        twin = game.clone()
+        grandchild, sibling = twin.clone(), game.clone()  # a clone of a sleeping clone shares its bytes
+        _scribble(game.state)  # the original, changed while its clones sleep
+        assert game.state.to_json() != at
+        for copy_ in (twin, grandchild, sibling):
+            assert copy_.state.to_json() == at
+        _scribble(twin.state)  # a woken clone, changed: the others (woken or not) and the original keep theirs
+        changed = game.state.to_json()
+        late = sibling.clone()
+        for copy_ in (grandchild, sibling, late):
+            assert copy_.state.to_json() == at
+        assert game.state.to_json() == changed
+        return
+    raise AssertionError("no position with a combat or deep frames and orders: the test lost its point")
+
+
+@pytest.mark.parametrize("setup, seed", [("mod-8p", 2), ("base-6p", 0)])
+def test_the_rules_never_change_a_unit_in_place(rules, setup, seed):
+    """A clone shares the units' `[kind, routed]` lists with its original (snapshot.Deferred): every writer of the
+    rules puts a new list in place of a unit it changes (an upgrade at mustering, a card replacing a unit, the
+    routed units rallied at the end of the Action Phase). Played on, a game changes nothing in the clones taken at
+    its last decisions; the games include each kind of change."""
+    game = new_game(rules, setup, seed=seed)
+    agents = {h: RandomAgent(seed + i) for i, h in enumerate(game.state.houses)}
+    recent: list[tuple[Game, dict]] = []
+    rallied = 0
+    while game.decision is not None:
+        twin = game.clone()
+        recent = [*recent[-7:], (twin, twin.state.to_json())]  # awake: its state read, sharing the units
+        routed = any(u[1] for army in game.state.units.values() for u in army["units"])
+        phase = game.state.phase
+        game.answer(agents[game.decision.house].act(game, game.decision))
+        rallied += routed and phase == "action" and game.state.phase != "action"
+        for copy_, at in recent:
+            assert copy_.state.to_json() == at, f"a unit changed in place at decision {game.decision_count}"
+    texts = [e.get("text", "") for e in game.events]
+    assert rallied and any("upgrades a" in t for t in texts) and any(e["type"] == "replace" for e in game.events), \
+        "the game lost its point: no rally, upgrade or unit replaced"
 
 
 def test_a_clone_undoes_and_saves_on_its_own(rules):

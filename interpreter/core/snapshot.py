@@ -10,7 +10,9 @@ but those builtin types) is refused with a ValueError here, as JSON would refuse
 and numbers, which nothing can change, are shared, and only the containers are made anew, each by the cheapest
 copy that shares no container (a dict of strings by `dict.copy`, an army by its own comprehension); the
 free-form parts (the cursor, the frames, the modules' states) and any field not declared below go through
-`marshal`. 40% cheaper than `marshal` of everything (benchmarks/bench_clone.py).
+`marshal`. 40% cheaper than `marshal` of everything (benchmarks/bench_clone.py). A clone's copy (`Deferred`) shares
+the units themselves, the `[kind, routed]` lists, which the rules never change in place (a unit changed is a new
+list, state.py): each army's dict and list is new, so half the copy of the armies is saved.
 """
 
 from __future__ import annotations
@@ -103,9 +105,10 @@ def _copied(src: dict, record) -> dict:
     return data
 
 
-def _shaped(src: dict, record) -> tuple[dict, tuple[str, ...]]:
+def _shaped(src: dict, record, share_units: bool = False) -> tuple[dict, tuple[str, ...]]:
     """`_copied` but for the free-form fields, named in the tuple returned: in the dict they are still `src`'s
-    own values, which the caller replaces."""
+    own values, which the caller replaces. `share_units`: the `[kind, routed]` lists are shared (never changed in
+    place: state.py), the armies' dicts and lists still new."""
     data = src.copy()  # the immutable fields as they are; every container is replaced below
     for name in _FLAT_DICTS:
         data[name] = src[name].copy()
@@ -113,8 +116,12 @@ def _shaped(src: dict, record) -> tuple[dict, tuple[str, ...]]:
         data[name] = src[name][:]
     for name in _LIST_DICTS:
         data[name] = {key: ids[:] for key, ids in src[name].items()}
-    data[_ARMIES] = {area: {"house": army["house"], "units": [unit[:] for unit in army["units"]]}
-                     for area, army in src[_ARMIES].items()}
+    if share_units:
+        data[_ARMIES] = {area: {"house": army["house"], "units": army["units"][:]}
+                         for area, army in src[_ARMIES].items()}
+    else:
+        data[_ARMIES] = {area: {"house": army["house"], "units": [unit[:] for unit in army["units"]]}
+                         for area, army in src[_ARMIES].items()}
     data[_ORDERS] = {area: order.copy() for area, order in src[_ORDERS].items()}
     houses = {}
     for h, hs in src[_HOUSES].items():
@@ -132,15 +139,15 @@ def _shaped(src: dict, record) -> tuple[dict, tuple[str, ...]]:
 
 class Deferred:
     """A copy of a state whose free-form fields (the cursor, the frames, the modules' states) are kept as a
-    `marshal` snapshot until the state is wanted (`state`): taking it costs the shaped copy and `marshal.dumps`
-    of those fields, reading it `marshal.loads` of them, together what `copy` costs (a clone that is never
-    played never reads its state, Game.clone)."""
+    `marshal` snapshot until the state is wanted (`state`): taking it costs the shaped copy (the units' own
+    `[kind, routed]` lists shared: never changed in place, state.py) and `marshal.dumps` of those fields, reading it
+    `marshal.loads` of them (a clone that is never played never reads its state, Game.clone)."""
 
     __slots__ = ("_data", "_deep", "_blob")
 
     def __init__(self, state: GameState):
         src = vars(state)
-        self._data, self._deep = _shaped(src, _house_fields)
+        self._data, self._deep = _shaped(src, _house_fields, share_units=True)
         self._blob = marshal.dumps(tuple(src[name] for name in self._deep))
         for name in self._deep:  # (the key stays in its place: the state document keeps its order)
             self._data[name] = None
@@ -148,7 +155,7 @@ class Deferred:
     def again(self) -> Deferred:
         """Another copy of the same state (the snapshot's bytes shared: they never change)."""
         other = Deferred.__new__(Deferred)
-        other._data, other._deep = _shaped(self._data, _house_fields)
+        other._data, other._deep = _shaped(self._data, _house_fields, share_units=True)
         other._blob = self._blob
         return other
 

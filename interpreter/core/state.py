@@ -49,7 +49,9 @@ class GameState:
     blade_used: bool = False
     raven_used: bool = False
     seized_tokens: dict[str, str] = field(default_factory=dict)  # dominance token -> house holding it off-track
-    # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8)
+    # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8). A unit's
+    # [kind, routed] list is never changed in place: a unit changed is a new list put in its place (a clone
+    # shares these lists with its original, snapshot.Deferred; tests/test_clone.py plays games to check it)
     units: dict[str, dict] = field(default_factory=dict)
     power_tokens: dict[str, str] = field(default_factory=dict)  # area -> house (control markers)
     garrisons: dict[str, int] = field(default_factory=dict)  # area -> strength (home garrisons)

@@ -154,8 +154,14 @@ def _replace_unit(g, sc, a, st):
     if target is None:
         return _nothing()
     house, units, idx, area, where = target
-    old = units[idx][0]
-    units[idx][0] = a["kind"]  # stays routed if it was (R21.4.5)
+    unit = units[idx]
+    old = unit[0]
+    units[idx] = new = [a["kind"], unit[1]]  # stays routed if it was (R21.4.5); a new list: never changed in place
+    pieces = sc.extra.get(_PIECES)  # (state.py) so a reference to the piece names the new list now
+    if pieces:
+        for ref, piece in pieces.items():
+            if piece is unit:
+                pieces[ref] = new
     g.emit("replace", sc.rule, f"{house} {old} {where} becomes a {a['kind']}", house=house, area=area)
     return _nothing()
 

@@ -740,8 +740,10 @@ def action_phase(g: Game) -> Proc:
     # clean up (R18.5)
     st.orders = {}
     for army in st.units.values():
-        for u in army["units"]:
-            u[1] = False
+        units = army["units"]
+        for i, u in enumerate(units):
+            if u[1]:
+                units[i] = [u[0], False]  # a new list: a unit is never changed in place (state.py)
     st.blade_used = False
     st.raven_used = False
     g.emit("clean-up", "R18.5", "clean up: orders removed, routed units stand up, blade and raven refreshed")

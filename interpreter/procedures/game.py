@@ -356,8 +356,9 @@ class Game(RulesHooks):
     def clone(self) -> Game:
         """An independent game at exactly this position (same decision, same future for the same answers).
 
-        The state is copied at once (`snapshot.Deferred`: by its shape, every list and dict new, strings and
-        numbers shared; the free-form cursor, frames and modules' states as bytes until the restart), the history
+        The state is copied at once (`snapshot.Deferred`: by its shape, every list and dict new, strings, numbers
+        and the units' `[kind, routed]` lists shared, which the rules never change in place; the free-form cursor,
+        frames and modules' states as bytes until the restart), the history
         lists too (checkpoints are immutable); the procedure restarts (`_LazyClone.wake`:
         from the state's cursor and frames down to the pending decision) only when something else than its
         decision is first read or called: its state, an answer, its events... A clone that is only looked at for
