@@ -209,11 +209,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if d is None or d.house != agent:
             return np.zeros(len(self.action_table), dtype=np.int8)
         if self._mask_cache is None or self._mask_cache[0] != d.number:
-            legal = bytearray(len(self.action_table))  # (item writes to a bytearray cost less than numpy's)
-            for i in self.action_table.ids_of(d.options, d):
-                legal[i] = 1
-            # shared by the calls of one step: read-only (a numpy view of `bytes`), never copied
-            self._mask_cache = (d.number, np.frombuffer(bytes(legal), dtype=np.int8))
+            mask = np.zeros(len(self.action_table), dtype=np.int8)
+            mask[self.action_table.ids_of(d.options, d)] = 1
+            mask.flags.writeable = False  # shared by the calls of one step: read-only, never copied
+            self._mask_cache = (d.number, mask)
         return self._mask_cache[1]
 
     def observe(self, agent: str) -> dict:

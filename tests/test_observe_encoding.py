@@ -118,7 +118,8 @@ def _agrees(env, house) -> np.ndarray:
 def _edit_by_hand(env, n: int):
     """Change the state the ways env/incremental.py finds apart (one key added or removed, a value changed in place,
     several keys at once) and return what puts it back: an order placed (the last key of `orders`), another order
-    changed in place and one taken away, a unit routed or rallied in place, a card taken from a hand."""
+    changed in place and one taken away, a unit routed or rallied in place, a card taken from a hand, a house's
+    supply, a track's order."""
     st, enc = env.game.state, env.encoder
     orders, saved_orders = st.orders, {a: dict(o) for a, o in st.orders.items()}
     armies = [a for a in st.units if a not in orders]
@@ -134,9 +135,13 @@ def _edit_by_hand(env, n: int):
     if army:
         army["units"][0][1] = not army["units"][0][1]
     hs = st.houses[env.agents[n % len(env.agents)]]
-    hand = list(hs.hand)
+    hand, supply = list(hs.hand), hs.supply
     if hs.hand:
         hs.hand.pop()
+    other = st.houses[env.agents[(n + 1) % len(env.agents)]]
+    other.supply = (other.supply + 1) % 7  # a house's first slots alone (when it is not `hs`)
+    track = st.tracks[next(iter(st.tracks))]
+    track.reverse()  # every house's position on a track
 
     def undo():
         orders.clear()
@@ -144,6 +149,9 @@ def _edit_by_hand(env, n: int):
         if army:
             army["units"][0][:] = unit
         hs.hand[:] = hand
+        other.supply = (other.supply - 1) % 7
+        hs.supply = supply
+        track.reverse()
     return undo
 
 
