@@ -18,10 +18,12 @@ and at each observation:
    the vassals it commands, the wildling card it looked at, its decision and the decision's context, and the
    combat part when it fights in it.
 
-Where an observation's time goes (random base-6p games, per step, in engine steps): the comparisons of step 1
-about 0.45 (units, houses and orders most), encoding what changed about 0.2, `_own` about 0.1, the copy and the
-call about 0.05. The comparisons are the floor of a design that trusts no engine hook: with every comparison of
-units, houses and the flat dicts left out (wrong vectors, timed only) the observation still cost 0.55 engine steps.
+Where an observation's time goes (random base-6p and mod-8p games, per step, in engine steps; 2026-12-03): step 1
+about 0.45 (comparing the units, the houses and the orders most: they change at few steps but are compared at all),
+encoding what changed about 0.2, `_own` about 0.1, the copy about 0.05. Engine change counters would not bring the
+whole observation to half an engine step: with the comparisons of the units, houses, tracks and flat dicts left
+out (wrong vectors, timed only) a step with its observation still took 1.7–1.8 engine steps, against 2.1 with
+them and 1.2–1.3 for a step that returns a copy of the public vector and nothing else.
 
 A new game or a replaced state (reset, undo, a restored clone) starts again from the reference encoder. The result
 is exactly `Encoder.encode(lean_view(game, house))` at every position (tests/test_observe_encoding.py compares them
