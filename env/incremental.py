@@ -8,12 +8,22 @@ and at each observation:
 
 1. `_Tracker.refresh` finds what changed since the last observation (of any house) by comparing the state with a
    copy of every part the encoding reads: the containers' own equality, in C, then key by key only where a part
-   differs. It trusts no event and no engine hook: whatever changed the state (a step, a test that edits it) is
-   seen. Only the changed area blocks, house blocks and parts of the public vector are encoded again.
+   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C). It
+   trusts no event and no engine hook: whatever changed the state (a step, a test that edits it) is seen. Only
+   what changed is encoded again, as narrowly as it changed: an area's block, or its order slots alone; a house's
+   block, or its first slots alone (power, supply, last bid, points); the track positions; a part.
 2. The house's observation is a copy of the public vector with what only it sees written over it (`_own`): its own
-   face-down orders (and those of the vassals it commands), its own house block (its hand without the card it has
-   just chosen, `is_me`), the hands of the vassals it commands, the wildling card it looked at, its decision and
-   the decision's context, and the combat part when it fights in it.
+   face-down orders (and those of the vassals it commands; kept by house as orders come and go), `is_me` (its
+   whole own block when it differs more: a vassal's hand, a card just chosen, which leaves its hand), the hands of
+   the vassals it commands, the wildling card it looked at, its decision and the decision's context, and the
+   combat part when it fights in it.
+
+Where an observation's time goes (random base-6p and mod-8p games, per step, in engine steps; 2026-12-03): step 1
+about 0.45 (comparing the units, the houses and the orders most: they change at few steps but are compared at all),
+encoding what changed about 0.2, `_own` about 0.1, the copy about 0.05. Engine change counters would not bring the
+whole observation to half an engine step: with the comparisons of the units, houses, tracks and flat dicts left
+out (wrong vectors, timed only) a step with its observation still took 1.7–1.8 engine steps, against 2.1 with
+them and 1.2–1.3 for a step that returns a copy of the public vector and nothing else.
 
 A new game or a replaced state (reset, undo, a restored clone) starts again from the reference encoder. The result
 is exactly `Encoder.encode(lean_view(game, house))` at every position (tests/test_observe_encoding.py compares them
@@ -37,15 +47,17 @@ from .observe import (
     DECISION_KINDS,
     PHASES,
     Encoder,
-    known_wildling_top,
+    _marks,
     lean_view,
     orders_revealed,
     unrevealed_cards,
 )
 
 _MISSING = object()
+_CONTAINERS = (dict, list)  # what `_copy` copies; the rest is immutable
 NOBODY = ""  # the observer of the public vector: no house has this id, so it owns nothing and commands no one
 PARTS_READ = ("combat", "context", "dragons", "removed")  # the parts of env/features.py this module knows
+SCALARS = frozenset(("power", "supply", "last_bid"))  # a house's fields written in the first slots of its block
 
 
 def _copy(data):
@@ -54,21 +66,39 @@ def _copy(data):
     makes new strings, and comparing them costs five times as much)."""
     kind = type(data)
     if kind is dict:
-        return {k: _copy(v) for k, v in data.items()}
+        return {k: _copy(v) if type(v) in _CONTAINERS else v for k, v in data.items()}
     if kind is list:
-        return [_copy(v) for v in data]
+        return [_copy(v) if type(v) in _CONTAINERS else v for v in data]
     return data  # a string, a number, a boolean, None: immutable
 
 
-def _sync(now: dict, then: dict, deep: bool) -> list:
-    """The keys whose value differs between `now` and the copy `then`, which is brought up to date."""
+def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
+    """The keys whose value differs between `now` and the copy `then`, which is brought up to date (the values it
+    held go to `old`, if given: None for a new key)."""
+    n = len(now) - len(then)
+    if n == 1 or n == -1:  # most often one key added (the last one) or removed: one comparison in C tells the rest
+        k = next(reversed(now)) if n == 1 else next(iter(then.keys() - now.keys()))
+        if (k not in then) if n == 1 else True:
+            if old is not None:
+                old[k] = then.get(k)
+            if n == 1:
+                then[k] = _copy(now[k]) if deep else now[k]
+            else:
+                del then[k]
+            return [k] if now == then else [k, *_sync(now, then, deep, old)]
     changed = [k for k, v in now.items() if then.get(k, _MISSING) != v]
-    gone = [k for k in then if k not in now]
+    if old is not None:
+        old.update((k, then.get(k)) for k in changed)
     for k in changed:
         then[k] = _copy(now[k]) if deep else now[k]
-    for k in gone:
-        del then[k]
-    return changed + gone
+    if len(then) != len(now):  # (`then` holds every key of `now` by now: the others are gone)
+        gone = [k for k in then if k not in now]
+        for k in gone:
+            if old is not None:
+                old[k] = then[k]
+            del then[k]
+        changed += gone
+    return changed
 
 
 def _chosen(combat: dict | None) -> dict:
@@ -76,6 +106,16 @@ def _chosen(combat: dict | None) -> dict:
     if not combat or combat.get("stage") != "house-cards":
         return {}
     return {h: c for h, c in (combat.get("cards") or {}).items() if c}
+
+
+def _looked(game) -> tuple[str | None, str] | None:
+    """(the house, the card) of the last look at the top wildling card, while no draw or move of it came since (what
+    `observe.known_wildling_top` reads of the events)."""
+    marks = _marks(game)[1]
+    if not marks or marks[-1]["type"] != "raven-look":
+        return None
+    e = marks[-1]
+    return e.get("house"), e["secret"]["card"]
 
 
 class _Tracker:
@@ -92,17 +132,20 @@ class _Tracker:
         self.tracks, self.seized = _copy(st.tracks), dict(st.seized_tokens)
         self.modules = _copy(st.modules)
         self.combat = _copy(st.step.get("combat"))
+        self.chosen = _chosen(self.combat)  # the cards chosen and not revealed, by house (public: in their hands)
         self.revealed = orders_revealed(game)
         self._revealed_at = self._reveal_key()
+        self.looked = _looked(game)
         self._read_rules_module()
         self.points = game.victory_table()
         # the areas whose control the victory table reads: castles and strongholds, home areas (loyalty, R37.1)
         board = game.board
         self.victory_areas = frozenset(board.castle_lands) | {a for a, info in board.control_info.items() if info[2]}
-        self._face_down: dict[str, list[str]] | None = None
+        self._face_down: dict[str, set[str]] | None = None  # house -> the areas of the orders it sees face down
 
     def _reveal_key(self) -> tuple:
-        """What `orders_revealed` reads: the phase, the kind of decision, the events (the log only grows)."""
+        """What `orders_revealed` and `_looked` read: the phase, the kind of decision, the events (the log only
+        grows: its length and last event tell a new one)."""
         game = self.game
         d, events = game.decision, game.events
         return (game.state.phase, d is not None and d.kind in AFTER_REVEAL, len(events), events[-1] if events else None)
@@ -117,28 +160,36 @@ class _Tracker:
             if a != h:
                 self.commands.setdefault(a, []).append(h)
 
-    def face_down(self, house: str) -> list[str]:
+    def face_down(self, house: str) -> set[str] | tuple:
         """The areas of the face-down orders `house` may see (its own, its vassals'): none once revealed."""
         if self.revealed:
-            return []
+            return ()
         if self._face_down is None:
-            by: dict[str, list[str]] = {}
-            actors = self.actors
+            by: dict[str, set[str]] = {}
             for area, o in self.state.orders.items():
-                who = o["house"]
-                by.setdefault(who, []).append(area)
-                a = actors.get(who, who)
-                if a != who:
-                    by.setdefault(a, []).append(area)
+                self._see(by, area, o["house"], True)
             self._face_down = by
-        return self._face_down.get(house, [])
+        return self._face_down.get(house, ())
 
-    def refresh(self) -> tuple[set, set, set]:
-        """Compare the state with the copies and update them: (changed areas, changed houses, changed parts)."""
+    def _see(self, by: dict, area: str, who: str, seen: bool) -> None:
+        """The order in `area`, of `who`, is (no longer) seen face down by `who` and by its commander."""
+        a = self.actors.get(who, who)
+        for h in (who, a) if a != who else (who,):
+            if seen:
+                by.setdefault(h, set()).add(area)
+            else:
+                by.get(h, set()).discard(area)
+
+    def refresh(self) -> tuple[set, list | set, set, set, set]:
+        """Compare the state with the copies and update them: (changed areas, areas whose order slots alone
+        changed, changed houses, houses whose first slots alone changed (power, supply, last bid, points), changed
+        parts and "tracks")."""
         game, st = self.game, self.state
         areas: set = set()
         houses: set = set()
+        scalars: set = set()
         parts: set = set()
+        order_areas: list | set = []
         units = st.units != self.units
         if units:
             areas.update(_sync(st.units, self.units, True))
@@ -146,23 +197,33 @@ class _Tracker:
             areas.update(_sync(st.power_tokens, self.power_tokens, False))
         if st.neutral_forces != self.neutral_forces:
             areas.update(_sync(st.neutral_forces, self.neutral_forces, False))
-        control = not self.victory_areas.isdisjoint(areas)  # the control of an area the victory table reads
-        orders = st.orders != self.orders
-        if orders:
-            areas.update(_sync(st.orders, self.orders, True))
-            self._face_down = None
+        control = areas and not self.victory_areas.isdisjoint(areas)  # the control of an area the victory table reads
         if st.garrisons != self.garrisons:
             areas.update(_sync(st.garrisons, self.garrisons, False))
         if st.blocked != self.blocked:
             areas.update(set(st.blocked) ^ set(self.blocked))
             self.blocked = list(st.blocked)
-        at = self._reveal_key()
+        orders = st.orders != self.orders
+        if orders:
+            old: dict = {}
+            order_areas = _sync(st.orders, self.orders, True, old)
+            by = self._face_down
+            if by is not None:  # one or two orders placed or removed: the others are seen as before
+                now = st.orders
+                for area, o in old.items():
+                    if o is not None:
+                        self._see(by, area, o.get("house"), False)
+                    if area in now:
+                        self._see(by, area, now[area]["house"], True)
+        d, events = game.decision, game.events  # (`_reveal_key`, written out)
+        at = (st.phase, d is not None and d.kind in AFTER_REVEAL, len(events), events[-1] if events else None)
         if at != self._revealed_at:
             self._revealed_at = at
+            self.looked = _looked(game)
             revealed = orders_revealed(game)
             if revealed != self.revealed:
                 self.revealed = revealed
-                areas.update(st.orders)
+                order_areas = {*order_areas, *st.orders}
         if st.modules != self.modules:
             self.modules = _copy(st.modules)
             control = True
@@ -172,23 +233,33 @@ class _Tracker:
             areas.update(a for a, _ in set(loyalty.items()) ^ set(self.loyalty.items()))
             if vassals != self.vassals or actors != self.actors:  # who sees which hands, orders and cards
                 houses.update(st.houses)
-                areas.update(st.orders)
+                order_areas = {*order_areas, *st.orders}
                 parts.add("combat")
                 self._face_down = None
-        if list(map(vars, st.houses.values())) != self.house_list:
-            for h, hs in st.houses.items():
-                d = vars(hs)
-                if d != self.houses.get(h):
-                    self.houses[h] = _copy(d)
+        house_list = list(map(vars, st.houses.values()))
+        if house_list != self.house_list:
+            copies = self.houses
+            for h, d in zip(st.houses, house_list, strict=True):
+                old = copies.get(h)
+                if d != old:
+                    copies[h] = _copy(d)
+                    if old is not None and old.keys() == d.keys() and \
+                            SCALARS.issuperset([k for k, v in d.items() if old[k] != v]):
+                        scalars.add(h)  # (power after a bid or a raid, ...: most changes of a house)
+                        continue
                     houses.add(h)
-            for h in [h for h in self.houses if h not in st.houses]:
-                del self.houses[h]
-                houses.add(h)
-            self.house_list = list(self.houses.values())
-            parts.add("removed")
+                    if old is None or old.get("removed") != d.get("removed"):
+                        parts.add("removed")
+            if len(copies) != len(house_list):
+                for h in [h for h in copies if h not in st.houses]:
+                    del copies[h]
+                    houses.add(h)
+                parts.add("removed")
+            self.house_list = list(copies.values()) if list(copies) == list(st.houses) else \
+                [copies[h] for h in st.houses]
         if st.tracks != self.tracks:
             self.tracks = _copy(st.tracks)
-            houses.update(st.houses)
+            parts.add("tracks")
         if st.seized_tokens != self.seized:
             self.seized = dict(st.seized_tokens)
             parts.add("removed")
@@ -198,16 +269,16 @@ class _Tracker:
             secret, old = _chosen(combat), _chosen(self.combat)
             if secret != old:
                 houses.update(h for h in secret.keys() | old.keys() if secret.get(h) != old.get(h))
-            self.combat = _copy(combat)
+            self.combat, self.chosen = _copy(combat), secret
             parts.add("combat")
         elif combat and (units or orders):  # the defending units, who supports
             parts.add("combat")
         if control:
             points = game.victory_table()
             if points != self.points:
-                houses.update(h for h in points.keys() | self.points.keys() if points.get(h) != self.points.get(h))
+                scalars.update(h for h in points.keys() | self.points.keys() if points.get(h) != self.points.get(h))
                 self.points = points
-        return areas, houses, parts
+        return areas, order_areas, houses, scalars, parts
 
 
 class Observations:
@@ -225,7 +296,9 @@ class Observations:
         self.at_orders = (H + 1) + K + 1
         self.at_tokens = self.at_orders + (O + 2)
         self.at_tail = self.at_tokens + (H + 1)
+        self.no_order = self.blank[self.at_orders:self.at_orders + O + 2]  # an area's order slots, no order there
         self.houses_at = enc.sections["areas"]
+        self.at_is_me = 4 + len(enc.tracks) + 1  # in a house block
         self.global_at = self.houses_at + enc.sections["houses"]
         self.at_threat = self.global_at + 1 + len(PHASES)
         self.at_decks = self.at_threat + 3
@@ -237,6 +310,14 @@ class Observations:
         unknown = set(self.parts) - set(PARTS_READ)
         if unknown:
             raise AssertionError(f"env/incremental.py does not know what the parts {sorted(unknown)} read")
+        # the decider's context (`_context`): each one-hot's offset in the vector, its table and its `none` slot
+        self.context_slots: tuple = ()
+        if "context" in self.parts:
+            p, o = self.parts["context"], self.part_at["context"]
+            at = p.layout.at
+            self.context_slots = tuple((key, o + at[key], table, table[NONE]) for key, table in  # (in this order)
+                                       (("area", p.area), ("order", p.order), ("card", p.card), ("for", p.for_)))
+            self.context_options = o + at["options"]
         self.phase_slot = self.global_at + 1  # the phase one-hot set in the public vector
         self.global_key: tuple | None = None  # what the public global block was written from
         self.own_blocks: dict[str, memoryview] = {}  # house -> its own house block, as it sees it
@@ -250,17 +331,26 @@ class Observations:
         if t is None or t.game is not game or t.state is not game.state:
             self._start(game)
         else:
-            areas, houses, parts = t.refresh()
+            areas, orders, houses, scalars, parts = t.refresh()
+            mv = self.mv
             for area in areas:
-                self._area(self.mv, game, area, NOBODY)
+                self._area(mv, game, area, NOBODY)
+            for area in orders:
+                if area not in areas:  # (the whole block is written already)
+                    self._order(mv, area, NOBODY)
             if houses:
                 secret = unrevealed_cards(game, NOBODY)
                 for h in houses:
-                    self._house(self.mv, h, secret, NOBODY)
+                    self._house(mv, h, secret, NOBODY)
                     self.own_blocks.pop(h, None)
+            for h in scalars:
+                if h not in houses:  # (the whole block is written already)
+                    self._scalars(mv, h)
             for name in parts:
-                if name in self.parts:  # (maester_v0 has none)
-                    self._part(self.mv, game, name, NOBODY)
+                if name == "tracks":
+                    self._tracks(mv)
+                elif name in self.parts:  # (maester_v0 has none)
+                    self._part(mv, game, name, NOBODY)
             self._global(game)
         out = self.public.copy()
         self._own(out, game, house)
@@ -276,16 +366,20 @@ class Observations:
     # ---- what only `house` sees, written over the public vector --------------------------------------------
     def _own(self, out: np.ndarray, game, house: str) -> None:
         t, mv, enc = self.tracker, memoryview(out), self.encoder
-        face_down = t.face_down(house)
-        if face_down:
-            orders, oi, O = t.state.orders, enc._o, self.O  # noqa: N806, E741
-            aw, at = enc.area_width, self.at_orders
-            for area in face_down:
-                p = enc._a[area] * aw + at
-                mv[p + O] = 0.0
-                mv[p + oi[orders[area]["order"]]] = 1.0
+        st = t.state
+        if not t.revealed:
+            face_down = t.face_down(house)
+            if face_down:
+                orders, oi, O = st.orders, enc._o, self.O  # noqa: N806, E741
+                aw, at = enc.area_width, self.at_orders
+                for area in face_down:
+                    p = enc._a[area] * aw + at
+                    mv[p + O] = 0.0
+                    mv[p + oi[orders[area]["order"]]] = 1.0
         i = enc._h.get(house)
-        if i is not None:  # its own block: its whole hand, is_me (kept until its house block changes)
+        if i is not None and house not in t.vassals and house not in t.chosen and house in st.houses:
+            mv[self.houses_at + i * enc.house_width + self.at_is_me] = 1.0  # the rest of its block is public
+        elif i is not None:  # its own block: its whole hand, is_me (kept until its house block changes)
             o = self.houses_at + i * enc.house_width
             block = self.own_blocks.get(house)
             if block is None:
@@ -299,26 +393,27 @@ class Observations:
             ci, hw, at = enc._c, enc.house_width, self.houses_at + 4 + len(enc.tracks) + 3
             for h in commands:
                 if h in enc._h and h in t.vassals and h != house:
-                    hs = t.state.houses[h]
+                    hs = st.houses[h]
                     o = at + enc._h[h] * hw
                     for c in hs.hand + [secret[h]] if h in secret else hs.hand:
                         mv[o + ci[c]] = 1.0
-        top = known_wildling_top(game, house)
-        if top is not None:
-            mv[self.at_top + len(enc.wildlings)] = 0.0
-            mv[self.at_top + enc._w[top]] = 1.0
+        looked = t.looked
+        if looked is not None and looked[0] == house:  # the top wildling card, still on top (known_wildling_top)
+            deck = st.wildling_deck
+            if deck and deck[0] == looked[1]:
+                mv[self.at_top + len(enc.wildlings)] = 0.0
+                mv[self.at_top + enc._w[deck[0]]] = 1.0
         d = game.decision
         mine = d is not None and d.house == house
         if mine:
             o = self.at_decision
             mv[o + enc._kind.get(d.kind, len(DECISION_KINDS) - 1)] = 1.0
             mv[o + len(DECISION_KINDS)] = 1.0
-        if "combat" in self.parts:
-            c = t.state.step.get("combat")
-            if c and self._fights(c, house):
-                self._combat_own(mv, c, house)
-        if mine and "context" in self.parts:
-            self._context(mv, game, house)
+            if self.context_slots:
+                self._context(mv, d, house)
+        c = st.step.get("combat")
+        if c and "combat" in self.parts and self._fights(c, house):
+            self._combat_own(mv, c, house)
 
     def _combat_own(self, mv, c: dict, house: str) -> None:
         """What a side of the combat (or its commander) sees beyond the public: that it is the attacker or the
@@ -390,6 +485,24 @@ class Observations:
         if area in st.blocked:
             mv[tail + 3] = 1.0
 
+    def _order(self, mv, area: str, me: str) -> None:
+        """An area's order slots alone (its other slots are unchanged), as `_area` writes them."""
+        enc, t = self.encoder, self.tracker
+        i = enc._a.get(area)
+        if i is None:
+            raise KeyError(area)
+        O = self.O  # noqa: N806, E741
+        p = i * enc.area_width + self.at_orders
+        mv[p:p + O + 2] = self.no_order
+        order = t.state.orders.get(area)
+        if order is not None:
+            mv[p + O + 1] = 0.0
+            who = order["house"]
+            if t.revealed or who == me or t.actors.get(who, who) == me:
+                mv[p + enc._o[order["order"]]] = 1.0
+            else:
+                mv[p + O] = 1.0
+
     def _house(self, mv, h: str, secret: dict, me: str) -> None:
         enc, t = self.encoder, self.tracker
         i = enc._h.get(h)
@@ -418,12 +531,32 @@ class Observations:
         for c in hs.discards:
             mv[o + ci[c]] = 1.0
 
+    def _scalars(self, mv, h: str) -> None:
+        """A house's power, supply, last bid and points alone (the rest of its block is unchanged), as `_house`."""
+        i, hs, t = self.encoder._h.get(h), self.tracker.state.houses.get(h), self.tracker
+        if i is not None and hs is not None:
+            o = self.houses_at + i * self.encoder.house_width
+            mv[o], mv[o + 1], mv[o + 2], mv[o + 3] = hs.power, hs.supply, hs.last_bid, t.points.get(h, 0)
+            self.own_blocks.pop(h, None)
+
+    def _tracks(self, mv) -> None:
+        """Every house's positions on the tracks alone, as `_house` writes them."""
+        enc, st = self.encoder, self.tracker.state
+        tracks, houses = st.tracks, st.houses
+        for h, i in enc._h.items():
+            if h in houses:  # (a house outside the state has a blank block)
+                o = self.houses_at + i * enc.house_width + 4
+                for j, track in enumerate(enc.tracks):
+                    order = tracks.get(track, ())
+                    mv[o + j] = order.index(h) + 1 if h in order else 0
+        self.own_blocks.clear()
+
     def _global(self, game) -> None:
         """The public global block: no wildling card known, no decision (both are the observer's, `_own`)."""
         st = game.state
         decks = st.decks
         key = (st.round, st.phase, st.wildling_threat, st.blade_used, st.raven_used, len(st.wildling_deck),
-               tuple(decks), tuple(map(len, decks.values())))
+               *decks, *map(len, decks.values()))
         if key == self.global_key:
             return
         self.global_key = key
@@ -457,21 +590,22 @@ class Observations:
             v = {"context": None}
         p.encode(mv, o, v)  # the parts write item by item: a memoryview takes them faster than numpy
 
-    def _context(self, mv, game, house: str) -> None:
-        """The decider's context, over the public part's `none` slots."""
-        o, p, t = self.part_at["context"], self.parts["context"], self.tracker
-        d = game.decision  # (mine: `_own` asks) what features.context_view reads, with the tracker's facts
+    def _context(self, mv, d, house: str) -> None:
+        """The decider's context, over the public part's `none` slots (what features.context_view reads, with the
+        tracker's facts)."""
+        t = self.tracker
         info = d.info
         area, order = info.get("area"), info.get("order")
         placed = t.state.orders.get(area) if area else None
         if order is None and placed is not None:
             who = placed["house"]
-            mine = who == d.house or t.actors.get(who, who) == d.house
+            mine = who == house or t.actors.get(who, who) == house
             order = placed["order"] if mine or t.revealed else None  # never a face-down order of another
-        at = p.layout.at
-        for key, table, value in (("area", p.area, area), ("order", p.order, order),
-                                  ("card", p.card, info.get("card")), ("for", p.for_, info.get("for"))):
-            none = table[NONE]
-            mv[o + at[key] + none] = 0.0
-            mv[o + at[key] + table.get(value, none)] = 1.0
-        mv[o + at["options"]] = len(d.options)
+        (_, o, table, none), (_, o2, table2, none2), (_, o3, table3, none3), (_, o4, table4, none4) = \
+            self.context_slots
+        mv[o + none], mv[o2 + none2], mv[o3 + none3], mv[o4 + none4] = 0.0, 0.0, 0.0, 0.0
+        mv[o + table.get(area, none)] = 1.0
+        mv[o2 + table2.get(order, none2)] = 1.0
+        mv[o3 + table3.get(info.get("card"), none3)] = 1.0
+        mv[o4 + table4.get(info.get("for"), none4)] = 1.0
+        mv[self.context_options] = len(d.options)

@@ -115,10 +115,80 @@ def _agrees(env, house) -> np.ndarray:
     return obs
 
 
+def _edit_by_hand(env, n: int):
+    """Change the state the ways env/incremental.py finds apart (one key added or removed, a value changed in place,
+    several keys at once) and return what puts it back: an order placed (the last key of `orders`), another order
+    changed in place and one taken away, a unit routed or rallied in place, a card taken from a hand, a house's
+    supply, a track's order."""
+    st, enc = env.game.state, env.encoder
+    orders, saved_orders = st.orders, {a: dict(o) for a, o in st.orders.items()}
+    armies = [a for a in st.units if a not in orders]
+    if armies:  # an order placed by hand where an army stands without one
+        area = armies[n % len(armies)]
+        orders[area] = {"house": st.units[area]["house"], "order": enc.orders[n % len(enc.orders)]}
+    if len(orders) > 2:
+        first = next(iter(orders))
+        orders[first]["order"] = enc.orders[(enc.orders.index(orders[first]["order"]) + 1) % len(enc.orders)]
+        del orders[list(orders)[1]]
+    army = next(iter(st.units.values()), None)
+    unit = list(army["units"][0]) if army else None
+    if army:
+        army["units"][0][1] = not army["units"][0][1]
+    hs = st.houses[env.agents[n % len(env.agents)]]
+    hand, supply = list(hs.hand), hs.supply
+    if hs.hand:
+        hs.hand.pop()
+    other = st.houses[env.agents[(n + 1) % len(env.agents)]]
+    other.supply = (other.supply + 1) % 7  # a house's first slots alone (when it is not `hs`)
+    track = st.tracks[next(iter(st.tracks))]
+    track.reverse()  # every house's position on a track
+
+    def undo():
+        orders.clear()
+        orders.update(saved_orders)
+        if army:
+            army["units"][0][:] = unit
+        hs.hand[:] = hand
+        other.supply = (other.supply - 1) % 7
+        hs.supply = supply
+        track.reverse()
+    return undo
+
+
+def test_sync_finds_every_changed_key():
+    """`_sync` (env/incremental.py) against the keys that truly differ, through random additions, removals, and
+    changes in place, one or many at a time; the copy equals the dict afterwards and `old` keeps what it held."""
+    import random
+
+    from maester.env.incremental import _copy, _sync
+
+    rng = random.Random(3)
+    now = {f"a{i}": {"house": "h", "units": [["footman", False]]} for i in range(20)}
+    then = _copy(now)
+    for _ in range(2000):
+        for _ in range(rng.choice((1, 1, 1, 2, 3))):
+            op, keys = rng.random(), list(now)
+            if op < 0.3 or not keys:
+                now[f"a{rng.randrange(40)}"] = {"house": rng.choice("hk"), "units": [["knight", rng.random() < 0.5]]}
+            elif op < 0.55:
+                del now[rng.choice(keys)]
+            elif op < 0.8:
+                now[rng.choice(keys)]["units"][0][1] ^= True  # in place
+            else:
+                k = rng.choice(keys)
+                now[k] = now.pop(k)  # the same value, moved to the end: nothing changed
+        before = _copy(then)
+        expected = {k for k in now.keys() | before.keys() if now.get(k) != before.get(k)}
+        old: dict = {}
+        changed = _sync(now, then, True, old)
+        assert set(changed) == expected and len(changed) == len(expected)
+        assert then == now and old == {k: before.get(k) for k in expected}
+
+
 @pytest.mark.parametrize("setup", ["base-6p", "mod-8p"])
 def test_the_incremental_observation_is_the_from_scratch_encoding_at_every_step(setup):
     """Every step of random games, the house asked and another one (every house now and then), through a clone
-    played on and put back, an undo, an edit of the state by hand and a reset in the middle of a game."""
+    played on and put back, an undo, edits of the state by hand (then undone) and a reset in the middle of a game."""
     env = maester_v1.env(setup=setup, tides_of_battle=True)
     steps = 0
     for seed in (1, 2, 3):
@@ -144,6 +214,13 @@ def test_the_incremental_observation_is_the_from_scratch_encoding_at_every_step(
                 env.game.state.garrisons[area] = 3
                 env.game.state.houses[env.agents[0]].power += 1
                 for h in env.agents:
+                    _agrees(env, h)
+            if steps % 61 == 7:  # edits in place, seen and undone: orders, a unit, a hand (see _edit_by_hand)
+                undo = _edit_by_hand(env, steps)
+                for h in env.agents:
+                    _agrees(env, h)
+                undo()
+                for h in houses:
                     _agrees(env, h)
             mask = env.action_mask(env.agent_selection)
             env.step(int(rng.choice(np.flatnonzero(mask))))
