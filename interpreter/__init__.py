@@ -1,4 +1,11 @@
 """The engine: rules procedure, state, decisions. Importing the package registers the rules modules
 (Mother of Dragons), so `Game.class_for` and `Game.from_state` know every rules set."""
 
+import os
+
+if os.environ.get("MAESTER_COMPILED") == "1":  # opt-in: the Cython-built modules of unchanged sources, before any loads
+    from maester.tools.build_compiled import install
+
+    install()
+
 from . import mod  # noqa: F401  (registers ModGame)

@@ -406,9 +406,12 @@ def traced(g: Game, origin: tuple[str, str], fn: Callable, *args):
         out = fn(*args)
     finally:
         g.origin = outer
-    if isinstance(out, GeneratorType):  # (inspect.isgenerator, without its call)
+    if out is None:
+        return ()
+    # a generator of a Cython-compiled module (tools/build_compiled.py) is not a GeneratorType, only a Generator
+    if isinstance(out, (GeneratorType, Generator)):  # (the first is the quick test of the pure-Python code)
         return _traced_steps(g, origin, out)
-    return out if out is not None else ()
+    return out
 
 
 def _traced_steps(g: Game, origin: tuple[str, str], steps: Proc) -> Proc:
@@ -604,7 +607,7 @@ def may_reach(block: list, mark: str) -> bool:
 def apply_call(g: Game, st: dict, sc: Scope, args: dict) -> None:
     """Apply a call whose argument values are known (a marked, decision-free primitive)."""
     out = HANDLERS[st["do"]](g, sc, args, st)
-    if inspect.isgenerator(out):
+    if isinstance(out, Generator):  # (not inspect.isgenerator: a compiled module's generators are not its type)
         raise EffectError(f"'{st['do']}' asks a decision; a marked call must not")
 
 

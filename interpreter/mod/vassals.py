@@ -61,7 +61,8 @@ class VassalRules:
         return not self.is_vassal(house)  # R35.11
 
     def house_order_sets(self) -> list[str]:
-        return [s for s in super().house_order_sets() if s != VASSAL_SET]  # the vassal set is for vassals (R34)
+        sets = super().house_order_sets()  # (out of the comprehension: Cython finds no super() in there)
+        return [s for s in sets if s != VASSAL_SET]  # the vassal set is for vassals (R34)
 
     def area_left_unmarked(self, house: str, area: str) -> None:
         if self.is_vassal(house) and area not in self.state.power_tokens:
