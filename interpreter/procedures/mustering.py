@@ -186,8 +186,8 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
             if parts[0] == "upgrade":
                 _, base, kind, where = parts
                 idx = next(i for i, u in enumerate(g.state.units[where]["units"]) if u[0] == base)
-                units = g.state.units[where]["units"]
-                units[idx] = [kind, units[idx][1]]  # a new list: a unit is never changed in place (state.py)
+                army = g.state.units[where]["units"]
+                army[idx] = [kind, army[idx][1]]  # a new list: a unit is never changed in place (state.py)
                 have[base] -= 1
                 have[kind] = have.get(kind, 0) + 1
                 points -= kinds[kind]["muster_cost"] - kinds[base]["muster_cost"]
