@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from trees import REPO, make_shim  # benchmarks/trees.py
+from trees import GAMES, REPO, make_shim  # benchmarks/trees.py
 
 sys.path.insert(0, str(REPO.parent))  # (`maester` is the repository: its parent holds it as a package folder)
 
@@ -33,35 +33,18 @@ import sys
 sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
 sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(h, "__module__", "")]
 sys.path.insert(0, sys.argv[1])
-import hashlib, json, time
 from maester.interpreter.frontends.agents import agents_for
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.mod import new_game
 compiled = sum(len(f.loaded) for f in sys.meta_path if type(f).__name__ == "CompiledFinder")
-rules = Rules.default()
-mode, setup, first, n = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-
-def play(seed):
-    g = new_game(rules, setup, seed=seed)
-    agents = agents_for(g.state.houses, "random", seed=seed)
-    while g.decision is not None:
-        g.answer(agents[g.decision.house].act(g, g.decision))
-    return g
-
+""" + GAMES + r"""
 if mode == "count":
     print(json.dumps({"decisions": sum(len(play(seed).answers) for seed in range(first, first + n))}))
 elif mode == "check":
-    out = {}
-    for seed in range(first, first + n):
-        g = play(seed)
-        events = hashlib.sha256(json.dumps(g.events, sort_keys=True, default=list).encode()).hexdigest()[:16]
-        out[seed] = [g.state.hash(), len(g.answers), g.event_count, events]
-    print(json.dumps({"compiled": compiled, "games": out}))
+    print(json.dumps({"compiled": compiled, "games": checked_games()}))
 else:
-    play(first)
-    c0 = time.process_time()
-    decisions = sum(len(play(seed).answers) for seed in range(first, first + n))
-    print(json.dumps({"seconds": time.process_time() - c0, "decisions": decisions, "compiled": compiled}))
+    _, seconds, decisions = timed_games()
+    print(json.dumps({"seconds": seconds, "decisions": decisions, "compiled": compiled}))
 """
 
 

@@ -39,41 +39,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-from trees import IMPORT_TREE, REPO, checked_out, make_shim  # benchmarks/trees.py
+from trees import GAMES, IMPORT_TREE, REPO, checked_out, make_shim  # benchmarks/trees.py
 
 BASELINES = ["3ff4147", "6a11bb7"]  # the start of issue 23's work (same games), the goal's reference
 
 # Run in a child process: import `maester` from the tree given in argv (never the installed one), then either
 # report each game (mode "check") or time the games (mode "time"). The same code runs on both trees.
-CHILD = IMPORT_TREE + r"""
-import hashlib, json, sys, time
-rules = Rules.default()
-mode, setup, first, n = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-
-def play(seed):
-    g = new_game(rules, setup, seed=seed)
-    agents = agents_for(g.state.houses, "random", seed=seed)
-    while g.decision is not None:
-        g.answer(agents[g.decision.house].act(g, g.decision))
-    return g
-
+CHILD = IMPORT_TREE + GAMES + r"""
 if mode == "count":  # (run under valgrind: the games only, no timing; n = 0 counts the rest of the process)
     print(json.dumps({"decisions": sum(len(play(seed).answers) for seed in range(first, first + n))}))
 elif mode == "check":
-    out = {}
-    for seed in range(first, first + n):
-        g = play(seed)
-        events = hashlib.sha256(json.dumps(g.events, sort_keys=True, default=list).encode()).hexdigest()[:16]
-        out[seed] = [g.state.hash(), len(g.answers), g.event_count, events]
-    print(json.dumps(out))
+    print(json.dumps(checked_games()))
 else:
-    play(first)  # warm: first calls, caches
-    t0, c0 = time.perf_counter(), time.process_time()
-    decisions = 0
-    for seed in range(first, first + n):
-        decisions += len(play(seed).answers)
-    print(json.dumps({"wall": time.perf_counter() - t0, "seconds": time.process_time() - c0,
-                      "decisions": decisions}))
+    wall, seconds, decisions = timed_games()
+    print(json.dumps({"wall": wall, "seconds": seconds, "decisions": decisions}))
 """
 
 

@@ -39,6 +39,36 @@ from maester.interpreter.mod import new_game
 """
 
 
+# what follows IMPORT_TREE (or another import of `maester`) in a child that plays random games: argv[2:] are the mode,
+# the setup, the first seed and the number of games; `play`, `checked_games` and `timed_games` do the same work on
+# every tree (bench_engine.py, bench_compiled.py)
+GAMES = r"""
+import hashlib, json, time
+rules = Rules.default()
+mode, setup, first, n = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+
+def play(seed):
+    g = new_game(rules, setup, seed=seed)
+    agents = agents_for(g.state.houses, "random", seed=seed)
+    while g.decision is not None:
+        g.answer(agents[g.decision.house].act(g, g.decision))
+    return g
+
+def checked_games():  # seed -> [final state hash, decisions, events, a hash of every event]
+    out = {}
+    for seed in range(first, first + n):
+        g = play(seed)
+        events = hashlib.sha256(json.dumps(g.events, sort_keys=True, default=list).encode()).hexdigest()[:16]
+        out[seed] = [g.state.hash(), len(g.answers), g.event_count, events]
+    return out
+
+def timed_games():  # (wall seconds, CPU seconds, decisions) of the games, after a warm-up game (first calls, caches)
+    play(first)
+    t0, c0 = time.perf_counter(), time.process_time()
+    decisions = sum(len(play(seed).answers) for seed in range(first, first + n))
+    return time.perf_counter() - t0, time.process_time() - c0, decisions
+"""
+
 def make_shim(tree: Path, into: Path) -> Path:
     """A folder where `maester.<x>` is `tree/<x>`: on sys.path it makes `maester.*` that tree."""
     pkg = into / "maester"

@@ -459,14 +459,7 @@ class Observations:
                     mv[r] += 1.0
         order = st.orders.get(area)
         if order is not None:
-            p = o + self.at_orders
-            O = self.O  # noqa: N806, E741
-            mv[p + O + 1] = 0.0
-            who = order["house"]
-            if t.revealed or who == me or t.actors.get(who, who) == me:
-                mv[p + enc._o[order["order"]]] = 1.0
-            else:
-                mv[p + O] = 1.0
+            self._write_order(mv, o + self.at_orders, order, me)
         owner = st.power_tokens.get(area)
         if owner is not None:
             p = o + self.at_tokens
@@ -496,12 +489,17 @@ class Observations:
         mv[p:p + O + 2] = self.no_order
         order = t.state.orders.get(area)
         if order is not None:
-            mv[p + O + 1] = 0.0
-            who = order["house"]
-            if t.revealed or who == me or t.actors.get(who, who) == me:
-                mv[p + enc._o[order["order"]]] = 1.0
-            else:
-                mv[p + O] = 1.0
+            self._write_order(mv, p, order, me)
+
+    def _write_order(self, mv, p: int, order: dict, me: str) -> None:
+        """An order on slots cleared to "no order" from `p`: its token where `me` may see it, else face down."""
+        t, O = self.tracker, self.O  # noqa: N806, E741
+        mv[p + O + 1] = 0.0
+        who = order["house"]
+        if t.revealed or who == me or t.actors.get(who, who) == me:
+            mv[p + self.encoder._o[order["order"]]] = 1.0
+        else:
+            mv[p + O] = 1.0
 
     def _house(self, mv, h: str, secret: dict, me: str) -> None:
         enc, t = self.encoder, self.tracker
