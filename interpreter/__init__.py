@@ -4,7 +4,7 @@
 import os
 
 if os.environ.get("MAESTER_COMPILED") == "1":  # opt-in: the Cython-built modules of unchanged sources, before any loads
-    from maester.tools.build_compiled import install
+    from .core.compiled_modules import install
 
     install()
 

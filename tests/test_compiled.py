@@ -76,7 +76,7 @@ def test_a_compiled_module_is_loaded_only_while_its_source_is_unchanged(tmp_path
     check = f"""
         import sys
         sys.path.insert(0, {str(tmp_path / "tree")!r})
-        from maester.tools.build_compiled import install
+        from maester.interpreter.core.compiled_modules import install
         from pathlib import Path
         finder = install(["pk.m"], Path({str(cache)!r}))
         import pickle, pk.m as m

@@ -23,7 +23,7 @@ LAYERS = [
                                     "decision_kinds", "formats", "vector_format", "control", "position",
                                     "procedure_registry", "events", "bundle_check", "schema_files", "extensions",
                                     "steps", "state_upgrade", "skips",
-                                    "state_check", "frame_check", "snapshot")}),
+                                    "state_check", "frame_check", "snapshot", "compiled_modules")}),
     ("effect primitives", {"effects/__init__", "effects/evaluator", "effects/primitives", "effects/objectives",
                            "effects/pregame", "effects/objective_exchange"}),
     ("rule procedures", {f"procedures/{m}" for m in ("__init__", "planning", "mustering", "westeros", "combat",

@@ -6,93 +6,29 @@
 The sources are compiled unchanged (Cython's pure-Python mode; annotations are not used as C types, so a value of
 another type than its hint behaves as in Python). Each module is built into a cache folder
 (`$MAESTER_COMPILED_DIR`, default `~/.cache/maester/compiled`) under a name holding the SHA-256 of the source it
-was built from. With `MAESTER_COMPILED=1`, `maester.interpreter` puts `CompiledFinder` first on `sys.meta_path`:
-it hashes a module's .py when it is imported and loads the compiled module of that hash, or the .py itself when
-there is none (one warning line on stderr per process). So an edited source never runs stale compiled code, and
-without the variable nothing here runs: `pip install -e .` stays pure Python and needs no compiler.
+was built from. With `MAESTER_COMPILED=1`, `maester.interpreter` puts `CompiledFinder`
+(interpreter/core/compiled_modules.py) first on `sys.meta_path`: it hashes a module's .py when it is imported and
+loads the compiled module of that hash, or the .py itself when there is none (one warning line on stderr per
+process). So an edited source never runs stale compiled code, and without the variable nothing here runs: `pip
+install -e .` stays pure Python and needs no compiler.
 benchmarks/bench_compiled.py measures the gain (about 1.3-1.5x per decision, see benchmarks/README.md).
 
-This file imports only the standard library at the top: the hook runs inside the engine's import.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.machinery
-import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so: one Python, one ABI
+from maester.interpreter.core.compiled_modules import MODULES, SUFFIX, cache_dir, compiled_name, source_of
 
-# The modules compiled: the engine's play (the validators, schema and format modules run once; schema_files reads
-# its own __file__, which a cached module would not have)
-MODULES = [f"maester.interpreter.{m}" for m in (
-    "core.board", "core.control", "core.cursor", "core.decision_kinds", "core.decisions", "core.events",
-    "core.extensions", "core.position", "core.procedure_registry", "core.rng", "core.rules", "core.skips",
-    "core.snapshot", "core.state", "core.steps",
-    "effects.evaluator", "effects.objective_exchange", "effects.objectives", "effects.pregame", "effects.primitives",
-    "procedures.action", "procedures.combat", "procedures.game", "procedures.moments", "procedures.mustering",
-    "procedures.phases", "procedures.planning", "procedures.victory", "procedures.westeros",
-    "mod.bank", "mod.effects", "mod.game", "mod.loyalty", "mod.state", "mod.vassals")]
+__all__ = ["MODULES", "SUFFIX", "build", "cache_dir", "compiled_name", "main", "source_of"]
 
 # annotation_typing off: a hint is not a C type check (Python ignores hints, and so must the compiled code)
 DIRECTIVES = {"language_level": 3, "annotation_typing": False}
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("MAESTER_COMPILED_DIR") or Path.home() / ".cache" / "maester" / "compiled")
-
-
-def compiled_name(fullname: str, source: bytes) -> str:
-    """The cached file of `fullname` built from `source`: another source, another name."""
-    return f"{fullname}.{hashlib.sha256(source).hexdigest()[:24]}{SUFFIX}"
-
-
-def source_of(fullname: str, root: Path = REPO) -> Path:
-    """The .py of a `maester.interpreter...` module in the tree `root` (the repository maps `maester.x` to `x/`)."""
-    return root.joinpath(*fullname.split(".")[1:]).with_suffix(".py")
-
-
-class CompiledFinder:
-    """Finds the compiled module of an unchanged source; else nothing, and the ordinary finders load the .py."""
-
-    def __init__(self, modules: list[str], cache: Path) -> None:
-        self.modules = set(modules)
-        self.cache = cache
-        self.warned = False
-        self.loaded: list[str] = []  # (what was loaded compiled: the benchmark and the tests read it)
-
-    def find_spec(self, fullname: str, path=None, target=None):
-        if fullname not in self.modules:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or not (spec.origin or "").endswith(".py"):
-            return None
-        built = self.cache / compiled_name(fullname, Path(spec.origin).read_bytes())
-        if not built.exists():
-            if not self.warned:
-                self.warned = True
-                print(f"maester: MAESTER_COMPILED=1, but {fullname} (and maybe others) has no compiled module for its "
-                      "current source: running the .py (python tools/build_compiled.py builds them)", file=sys.stderr)
-            return None
-        self.loaded.append(fullname)
-        loader = importlib.machinery.ExtensionFileLoader(fullname, str(built))
-        return importlib.util.spec_from_file_location(fullname, built, loader=loader)
-
-
-def install(modules: list[str] | None = None, cache: Path | None = None) -> CompiledFinder:
-    """Put the finder first on sys.meta_path (once); the modules already imported stay as they are."""
-    for f in sys.meta_path:
-        if isinstance(f, CompiledFinder):
-            return f
-    finder = CompiledFinder(MODULES if modules is None else modules, cache or cache_dir())
-    sys.meta_path.insert(0, finder)
-    return finder
 
 
 def build(sources: dict[str, Path], cache: Path, jobs: int | None = None, quiet: bool = True) -> list[str]:
@@ -101,7 +37,7 @@ def build(sources: dict[str, Path], cache: Path, jobs: int | None = None, quiet:
     The source is copied to a scratch folder first (no .c or build files in the tree), compiled under its full
     name (so classes keep their `__module__` and pickle as the .py's do), then moved into the cache.
     """
-    from Cython.Build import cythonize  # (only here: the hook above must not need Cython)
+    from Cython.Build import cythonize  # (only here: the loader must not need Cython)
     from setuptools import Distribution, Extension
     from setuptools.command.build_ext import build_ext
 
