@@ -116,12 +116,18 @@ class LoyaltyRules:
         for house in vassals:
             if house in table:
                 table[house] = 0
-        gained = data["loyalty_points"]
-        for house, home, printed, need in self._loyalty_homes():
+        for info in self._loyalty_homes():
+            house = info[0]
             if house in table and house not in vassals:
-                held = 1 if printed and self.controller(home) == house else 0
-                table[house] = min(need, gained.get(house, 0) + held)
+                table[house] = self._loyalty_track(info, data)
         return table
+
+    def _loyalty_track(self, info: tuple[str, str, bool, int], data: dict) -> int:
+        """The victory track of a loyalty house that is no vassal (`_loyalty_homes` info): its loyalty points, plus
+        1 while it controls a home with a printed token, at most its threshold (R37.1)."""
+        house, home, printed, need = info
+        held = 1 if printed and control.controller(self.state, self.board, home) == house else 0
+        return min(need, data["loyalty_points"].get(house, 0) + held)
 
     def _loyalty_area_controllers(self, loyalty: dict[str, int]) -> dict[str, str]:
         """area -> the house controlling it, of the areas holding loyalty tokens that someone controls (R23): in one
@@ -184,8 +190,11 @@ class LoyaltyRules:
                         points[house] = points.get(house, 0) + n
                         self.emit("loyalty-gained", "R37.6.1", f"{house} gains {n} loyalty token(s) in {area}",
                                   house=house, area=area, points=self.victory_points(house))
+            # (a returning garrison does not change who controls it)
+            holds_home = control.controller(self.state, self.board, home) == house
+            if holds_home is not (home in lost):
+                continue  # the common case: the home held and not lost, or lost and still not held: nothing changes
             a = self.board.area(home)
-            holds_home = self.controller(home) == house  # (a returning garrison does not change who controls it)
             if a.garrison_returns and holds_home and home not in self.state.garrisons and home in lost:
                 self.state.garrisons[home] = self.setup_rec["garrisons"].get(home, a.garrison or 0)
                 self.state.garrison_owner[home] = house

@@ -63,10 +63,10 @@ def _cycle(g: Game, order_type: str, resolve) -> Proc:
                         and not _others_to_act(g, house, order_type, areas))
                 if free and g.skips(CONSOLIDATE_ORDER):
                     area = areas[0]  # no question: the house resolves them one after another, in area order
-                else:
-                    area = yield from g.choose(house, f"resolve-{order_type}",
-                                               f"{house}: which {order_type} order to resolve?", areas, "R15.2",
-                                               house=house, **({"skip": CONSOLIDATE_ORDER} if free else {}))
+                else:  # (`g.choose` written out, here and below: no generator layer between a decision and the game)
+                    area = areas[0] if len(areas) == 1 else (
+                        yield g.ask(house, f"resolve-{order_type}", f"{house}: which {order_type} order to resolve?",
+                                    areas, "R15.2", house=house, **({"skip": CONSOLIDATE_ORDER} if free else {})))
                 turn = cursor.enter(g, TURN, area=area, order=st.orders[area]["order"])
             combats = g.combats
             if not moments.resuming(g):  # (a restart inside the abilities after the order: it is resolved)
@@ -222,8 +222,9 @@ def resolve_raid(g: Game, house: str, area: str, token: str) -> Proc:
         targets = raid_targets(g, house, area)
         g.state.orders.pop(area)
         f = cursor.enter(g, RAID, targets=targets)
-    pick = yield from g.choose(house, "raid", f"{house}: raid from {area} into?", [NONE, *f["targets"]],
-                               "R15.3", area=area)
+    options = [NONE, *f["targets"]]
+    pick = options[0] if len(options) == 1 else (
+        yield g.ask(house, "raid", f"{house}: raid from {area} into?", options, "R15.3", area=area))
     cursor.leave(g, f)
     if pick == NONE:
         g.emit("raid", "R15.3", f"{house}'s raid in {area} is removed without effect", house=house, area=area)
@@ -507,7 +508,14 @@ def resolve_march(g: Game, house: str, origin: str, token: str | None = None) ->
             c, stage = Combat.from_json({k: v for k, v in data.items() if k != "stage"}), data["stage"]
         else:
             c, stage = _combat(g, house, origin, f), STAGE_NAMES[0]
-        yield from fight(g, c, stage)
+        # the combat of the march (`resolve_combat` is not wrapped in a generator of its own: its decisions come up
+        # through one layer less); a restarted game resumes it from the data its cursor holds (`step.combat`)
+        g.embattled = c.area
+        try:
+            yield from resolve_combat(g, c, stage, frames=True)
+        finally:
+            g.embattled = None
+        g.combats += 1
         f["stage"] = AFTER
     yield from _after_attack(g, house, origin)
     cursor.leave(g, f)
@@ -561,17 +569,6 @@ def _combat(g: Game, house: str, origin: str, f: dict) -> Combat:
                    and any(not g.can_fly(u[0]) for u in attacking))
     defender = st.house_in(combat_dest) or st.garrison_owner[combat_dest]
     return Combat(house, defender, combat_dest, origin, attacking, f["bonus"], transported)
-
-
-def fight(g: Game, c: Combat, stage: str = STAGE_NAMES[0]) -> Proc:
-    """The combat of a march, from the combat's step `stage` (a restarted game resumes a combat from the data its
-    cursor holds, `step.combat`)."""
-    g.embattled = c.area
-    try:
-        yield from resolve_combat(g, c, stage, frames=True)
-    finally:
-        g.embattled = None
-    g.combats += 1
 
 
 def _after_attack(g: Game, house: str, origin: str) -> Proc:

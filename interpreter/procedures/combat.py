@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from maester.dsl.registry import TRIGGERS, window_rule
 
-from ..core import cursor, snapshot
+from ..core import control, cursor, snapshot
 from ..core.procedure_registry import procedure
 from ..effects import (
     Scope,
@@ -536,10 +536,10 @@ def _call_for_support(g: Game, c: Combat) -> Proc:
         if house in c.sides():
             side = "attacker" if house == c.attacker else "defender"  # R19.3.4
         else:
-            side = yield from g.choose(house, "support", f"{house}: support {c.attacker} (attacker), "
-                                       f"{c.defender} (defender) or nobody in {c.area}?",
-                                       ["attacker", "none"] if c.defender == NEUTRAL else
-                                       ["attacker", "defender", "none"], "R19.3.3", area=c.area)
+            side = yield g.ask(house, "support", f"{house}: support {c.attacker} (attacker), "
+                               f"{c.defender} (defender) or nobody in {c.area}?",
+                               ["attacker", "none"] if c.defender == NEUTRAL else ["attacker", "defender", "none"],
+                               "R19.3.3", area=c.area)  # (two or three options: `g.choose` would ask too)
         if side != "none":
             for area in by_house[house]:
                 c.support[area] = f["support"][area] = side
@@ -568,8 +568,10 @@ def _house_cards(g: Game, c: Combat) -> Proc:
         house = sides[i]
         f["next"] = i
         hand = sorted(g.hand_for_combat(house, c.in_play()))
-        c.play(g, house, (yield from g.choose(house, "house-card", f"{house}: choose a house card for the combat "
-                                              f"in {c.area}", hand, "R20.1.1", area=c.area)) if hand else None)
+        # (`g.choose` written out, here and below: no generator layer between a frequent decision and the game)
+        c.play(g, house, None if not hand else hand[0] if len(hand) == 1 else (
+            yield g.ask(house, "house-card", f"{house}: choose a house card for the combat in {c.area}", hand,
+                        "R20.1.1", area=c.area)))
     g.emit("reveal", "R20.1.1", f"{c.attacker} plays {c.cards[c.attacker]}, {c.defender} plays "
            f"{c.cards[c.defender]}", cards=dict(c.cards))
     cursor.leave(g, f)
@@ -696,8 +698,10 @@ def _casualties(g: Game, c: Combat) -> Proc:
         units = _casualty_candidates(g, c, c.loser)
         if not units:  # the rest of the count is lost: routed units die at the retreat instead (R21.2.4, R21.3.5)
             break
-        pick = yield from g.choose(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)",
-                                   sorted({u[0] for _, u in units}), "R21.2.1", area=c.area)
+        kinds = sorted({u[0] for _, u in units})
+        pick = kinds[0] if len(kinds) == 1 else (
+            yield g.ask(c.loser, "casualty", f"{c.loser}: choose a casualty ({n} in all)", kinds, "R21.2.1",
+                        area=c.area))
         ref = next(r for r, u in units if u[0] == pick)
         c.destroy(g, ref, "R21.2.1", "casualty")
     cursor.leave(g, f)
@@ -736,18 +740,21 @@ def retreat_areas(g: Game, c: Combat, house: str, units: list[list], include_ori
     return out
 
 
-def _supply_losses(g: Game, house: str, n: int, area: str, left: dict[str, int] | None = None) -> int:
+def _supply_losses(g: Game, house: str, n: int, area: str, left: dict[str, int] | None = None,
+                   counts: dict[str, int] | None = None) -> int:
     """How many of `n` retreating units the supply limits would cost in `area` (R21.3.6); `left`: units still on
-    the board that will have left by then (area -> minus their number)."""
+    the board that will have left by then (area -> minus their number); `counts`: the house's unit counts, when
+    the caller read them once for many areas."""
     k = n
-    while k > 0 and not g.fits_supply(house, {**(left or {}), area: k}):
+    while k > 0 and not g.fits_supply(house, {**(left or {}), area: k}, counts):
         k -= 1
     return n - k
 
 
 def _fewest_losses(g: Game, house: str, n: int, options: list[str], left: dict[str, int] | None = None) -> list[str]:
     """The retreat areas where supply costs the fewest units (R21.3.6)."""
-    losses = {a: _supply_losses(g, house, n, a, left) for a in options}
+    counts = control.unit_counts(g.state, house)  # read once: the board is the same for every area tested
+    losses = {a: _supply_losses(g, house, n, a, left, counts) for a in options}
     best = min(losses.values())
     return [a for a in options if losses[a] == best]
 
@@ -877,9 +884,10 @@ def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
     movers = f["units"]
     chooser = (c.retreat_chooser if loser == c.loser else None) or loser
     if f["area"] is None:
-        f["area"] = yield from g.choose(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?",
-                                        _retreat_options(g, c, loser, movers),
-                                        "R21.3.3" if chooser == loser else "R21.3.7", area=c.area)
+        options = _retreat_options(g, c, loser, movers)
+        f["area"] = options[0] if len(options) == 1 else (
+            yield g.ask(chooser, "retreat", f"{chooser}: where does {loser} retreat from {c.area}?", options,
+                        "R21.3.3" if chooser == loser else "R21.3.7", area=c.area))
     area = f["area"]
     while len(movers) > f["keep"]:
         kinds = sorted({u[0] for u in movers})

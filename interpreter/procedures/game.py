@@ -29,6 +29,8 @@ from .phases import action_phase, planning_phase, westeros_phase
 
 Proc = Generator[Decision, object, object]
 
+_EVENT_MOMENTS = moments.EVENT_MOMENTS  # (read by `emit`, at every event)
+
 # The end-of-game tiebreakers a rules set may list, in its order (R26.3): what each compares (lower first).
 TIEBREAKERS = {
     "most-castles-and-strongholds": ("castles and strongholds", lambda g, h: -g.victory_points(h)),
@@ -204,13 +206,17 @@ class Game(RulesHooks):
         d = self.decision
         if d is None:
             raise IllegalDecision(None, value, "the game is over" if self.over else "nothing is asked")
-        found = d.legal_option(value)
-        if found is None:
-            why = "it is not one of the legal answers"
-            if any(loosely_equal(o, value) for o in d.options):  # equal by Python's rules only: 3.0 for 3, true for 1
-                why = f"it has the wrong type ({type(value).__name__}, where the legal answer is not)"
-            raise IllegalDecision(d, value, why)
-        value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
+        if type(value) is str:  # most answers: `Decision.legal_option`'s first test, written out (once per decision)
+            options = d.options
+            try:
+                value = options[options.index(value)]
+            except ValueError:
+                self._refuse(d, value)
+        else:
+            found = d.legal_option(value)
+            if found is None:
+                self._refuse(d, value)
+            value = found[0]  # the engine goes on with its own option (e.g. a tuple where JSON gave a list)
         self.answers.append(value)
         self.decision = None  # (`_advance`, written out: once per decision)
         try:
@@ -218,6 +224,14 @@ class Game(RulesHooks):
         except StopIteration:  # the game is over
             d = None
         self.decision = d
+
+    @staticmethod
+    def _refuse(d: Decision, value) -> None:
+        """Raise `IllegalDecision` for an answer that is none of the decision's options."""
+        why = "it is not one of the legal answers"
+        if any(loosely_equal(o, value) for o in d.options):  # equal by Python's rules only: 3.0 for 3, true for 1
+            why = f"it has the wrong type ({type(value).__name__}, where the legal answer is not)"
+        raise IllegalDecision(d, value, why)
 
     def _advance(self, value, first: bool = False) -> None:
         self.decision = None
@@ -233,18 +247,19 @@ class Game(RulesHooks):
             raise AssertionError(f"a decision with no legal answer: {kind} for {decider}")
         if kind not in DECISION_KINDS:
             raise AssertionError(f"decision kind '{kind}' is not declared in decision_kinds.py")
-        if self._count >= self.options.max_decisions:
+        count = self._count
+        if count >= self.options.max_decisions:
             raise AssertionError("too many decisions: an agent or a rule loops")
-        if self.origin is not None:  # a decision a card statement asks names the card and the statement
-            info.setdefault("card", self.origin[0])
-            info.setdefault("source", self.origin[1])
+        origin = self.origin
+        if origin is not None:  # a decision a card statement asks names the card and the statement
+            info.setdefault("card", origin[0])
+            info.setdefault("source", origin[1])
         actor = self.actor(decider)
         if actor != decider:  # another house decides for it (R33.7)
             info.setdefault("for", decider)
             decider = actor
-        d = Decision(self._count, decider, kind, prompt, list(options), rule, info)
-        self._count += 1
-        return d
+        self._count = count + 1
+        return Decision(count, decider, kind, prompt, list(options), rule, info)
 
     def skips(self, kind: str) -> bool:
         """Does the engine skip this question (a declared kind of core/skips.py)? Not with `ask_skipped`."""
@@ -428,10 +443,11 @@ class Game(RulesHooks):
             if data.get("card") not in (None, card):
                 data["subject"] = data["card"]
             data["card"], data["source"] = card, source
-        event = {"n": self._event_base + len(self.events), "round": self.state.round, "phase": self.state.phase,
+        events, st = self.events, self.state
+        event = {"n": self._event_base + len(events), "round": st.round, "phase": st.phase,
                  "type": type_, "rule": rule, "text": text, **data}
-        self.events.append(event)
-        if type_ in moments.EVENT_MOMENTS and self.game_rec.get("game_abilities"):
+        events.append(event)
+        if type_ in _EVENT_MOMENTS and self.game_rec.get("game_abilities"):
             moments.queue_event(self, event)  # a moment of a game ability: it resolves at the next settling point
         return event
 
