@@ -5,6 +5,7 @@
     python benchmarks/bench_engine.py --check-only --games 20      # only the identical-games check
     python benchmarks/bench_engine.py --baseline 3ff4147 --same-games   # stop if the games differ
     python benchmarks/bench_engine.py --instructions --games 5 --rounds 0   # machine instructions (valgrind)
+    python benchmarks/bench_engine.py --compiled --baseline 6a11bb7   # this tree compiled (Cython) against 6a11bb7
 
 Each commit of `--baseline` (one or more) is checked out beside the repository in a temporary `git worktree`
 (removed afterwards). Both trees play the same seeds with one random agent per house, each in fresh child
@@ -26,6 +27,11 @@ processes that import `maester` from that tree only (as bench_env.py does):
    instructions the games took. It does not move with the machine's load (repeated runs agree within about
    3%), so it shows changes of a few percent that CPU time on a shared machine hides; it counts work, not time
    (memory stalls are not in it), so it complements the timed rounds rather than replaces them.
+
+With `--compiled`, this tree's children run the opt-in compiled engine (`MAESTER_COMPILED=1`; the modules missing
+from the cache are built first, as `python tools/build_compiled.py` does, and the run stops unless every module of
+`MODULES` is loaded compiled) while the baseline runs from its .py files: the compiled engine against an older
+pure-Python engine, measured in one run.
 """
 
 from __future__ import annotations
@@ -46,7 +52,9 @@ BASELINES = ["3ff4147", "6a11bb7"]  # the start of issue 23's work (same games),
 # Run in a child process: import `maester` from the tree given in argv (never the installed one), then either
 # report each game (mode "check") or time the games (mode "time"). The same code runs on both trees.
 CHILD = IMPORT_TREE + GAMES + r"""
-if mode == "count":  # (run under valgrind: the games only, no timing; n = 0 counts the rest of the process)
+if mode == "loaded":  # how many modules the compiled engine's loader loaded compiled
+    print(json.dumps(sum(len(f.loaded) for f in sys.meta_path if type(f).__name__ == "CompiledFinder")))
+elif mode == "count":  # (run under valgrind: the games only, no timing; n = 0 counts the rest of the process)
     print(json.dumps({"decisions": sum(len(play(seed).answers) for seed in range(first, first + n))}))
 elif mode == "check":
     print(json.dumps(checked_games()))
@@ -67,16 +75,26 @@ def parse_args(argv):
     p.add_argument("--check-only", action="store_true", help="only check that both trees play the same games")
     p.add_argument("--instructions", action="store_true",
                    help="also count the machine instructions of the games under valgrind (cachegrind)")
+    p.add_argument("--compiled", action="store_true",
+                   help="run this tree's engine compiled (MAESTER_COMPILED=1; builds what is missing, needs Cython)")
     p.add_argument("--same-games", action="store_true",
                    help="stop when a baseline plays different games (else: report them, and time per decision)")
     return p.parse_args(argv)
 
 
 
+# the shims whose children run the compiled engine (`--compiled`: this tree's)
+COMPILED_SHIMS: set[Path] = set()
+
+
+def _env(shim: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "MAESTER_COMPILED"}
+    return {**env, "PYTHONHASHSEED": "0", **({"MAESTER_COMPILED": "1"} if shim in COMPILED_SHIMS else {})}
+
+
 def child(shim: Path, mode: str, setup: str, seed: int, games: int) -> dict:
     out = subprocess.run([sys.executable, "-c", CHILD, str(shim), mode, setup, str(seed), str(games)],
-                         check=True, capture_output=True, text=True, cwd=shim,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})
+                         check=True, capture_output=True, text=True, cwd=shim, env=_env(shim))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -88,7 +106,7 @@ def instructions(shims: list[Path], setup: str, seed: int, games: int) -> list[t
         return subprocess.Popen(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
                                  sys.executable, "-c", CHILD, str(shim), "count", setup, str(seed), str(n)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=shim,
-                                env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"})
+                                env={**_env(shim), "PYTHONDONTWRITEBYTECODE": "1"})
 
     def read(p: subprocess.Popen) -> tuple[int, int]:
         out, err = p.communicate()
@@ -171,12 +189,33 @@ def main(argv=None) -> dict:
             raise SystemExit(f"commit {baseline} is not in this clone (a shallow clone?)")
     head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
+    if args.compiled:
+        _build_compiled()
     results = []
     for baseline in args.baseline:
         with checked_out(baseline) as (old_tree, tmp):
-            print(f"this tree ({head}{', with uncommitted changes' if _dirty() else ''}) against {baseline}")
-            results.append(compare(args, baseline, make_shim(REPO, tmp / "now"), make_shim(old_tree, tmp / "old")))
+            now_shim = make_shim(REPO, tmp / "now")
+            if args.compiled:
+                COMPILED_SHIMS.add(now_shim)
+                _expect_compiled(now_shim)
+            print(f"this tree ({head}{', with uncommitted changes' if _dirty() else ''}"
+                  f"{', compiled' if args.compiled else ''}) against {baseline}")
+            results.append(compare(args, baseline, now_shim, make_shim(old_tree, tmp / "old")))
     return {**results[0], "all": results}
+
+
+def _build_compiled() -> None:
+    sys.path.insert(0, str(REPO.parent))  # (`maester` is the repository: its parent holds it as a package folder)
+    from maester.tools.build_compiled import MODULES, build, cache_dir, source_of
+    built = build({m: source_of(m, REPO) for m in MODULES}, cache_dir())
+    print(f"compiled modules: {len(built)} built now, cache {cache_dir()}")
+
+
+def _expect_compiled(shim: Path) -> None:
+    from maester.interpreter.core.compiled_modules import MODULES
+    loaded = child(shim, "loaded", "-", 0, 0)
+    if loaded != len(MODULES):
+        raise SystemExit(f"only {loaded} of {len(MODULES)} modules were loaded compiled: run tools/build_compiled.py")
 
 
 def _dirty() -> bool:

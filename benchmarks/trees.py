@@ -34,7 +34,9 @@ except ImportError:
     import maester.interpreter.game as gm
     from maester.interpreter.agents import agents_for
     from maester.interpreter.rules import Rules
-assert gm.__file__.startswith(sys.argv[1]), gm.__file__  # this tree, not the installed package
+# this tree, not the installed package (or, with MAESTER_COMPILED=1, its build from this tree's very source)
+assert gm.__file__.startswith(sys.argv[1]) or any(gm.__name__ in getattr(f, "loaded", ()) for f in sys.meta_path), \
+    gm.__file__
 from maester.interpreter.mod import new_game
 """
 
