@@ -6,6 +6,7 @@ are skipped without them; they compile one tiny module, not the engine.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -98,3 +99,29 @@ def test_bench_compiled_plays_the_same_games_compiled(capsys):
     result = load("bench_compiled").main(["--setups", "mod-8p", "--games", "2", "--rounds", "0"])
     assert result["mod-8p"]["decisions"] > 0
     assert "identical games, 35 modules compiled" in capsys.readouterr().out
+
+
+def test_a_module_is_stale_until_built_from_its_current_source(tmp_path):
+    from maester.interpreter.core.compiled_modules import stale_modules
+
+    first = MODULES[0]  # one module "built" (only the file's name is read: nothing is loaded)
+    assert stale_modules(REPO, tmp_path) == MODULES
+    (tmp_path / compiled_name(first, source_of(first, REPO).read_bytes())).write_bytes(b"")
+    assert stale_modules(REPO, tmp_path) == MODULES[1:]
+    (tmp_path / compiled_name(MODULES[1], b"an older source")).write_bytes(b"")
+    assert stale_modules(REPO, tmp_path) == MODULES[1:]
+
+
+def test_version_says_which_modules_would_run_compiled(tmp_path):
+    """`maester version` with MAESTER_COMPILED=1 counts the modules built from their current source (none in an
+    empty cache); without the variable it says nothing of it (and stays on its fast path)."""
+    cmd = [sys.executable, "-c", "from maester.tools.front import main; main()", "version"]
+    env = {k: v for k, v in os.environ.items() if k != "MAESTER_COMPILED"}
+    compiled = {**env, "MAESTER_COMPILED": "1", "MAESTER_COMPILED_DIR": str(tmp_path)}
+    on = subprocess.run([*cmd, "--json"], capture_output=True, text=True, env=compiled, check=True)
+    assert json.loads(on.stdout)["result"]["compiled_engine"] == {"modules": 35, "stale": MODULES}
+    text = subprocess.run(cmd, capture_output=True, text=True, env=compiled, check=True).stdout
+    assert text.splitlines()[1] == ("engine: compiled, 0 of 35 modules built from their current source; run as Python: "
+                                    "all (python tools/build_compiled.py builds them)")
+    off = subprocess.run([*cmd, "--json"], capture_output=True, text=True, env=env, check=True)
+    assert "compiled_engine" not in json.loads(off.stdout)["result"]

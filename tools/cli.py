@@ -1300,6 +1300,14 @@ def version(run: Run) -> None:
     """Print the versions of maester, its content language and its bundle format."""
     run.result = {"maester": __version__, "content_language": DSL_VERSION, "bundle_format": BUNDLE_FORMAT_VERSION}
     run.say(f"maester {__version__} (content language {DSL_VERSION}, bundle format {BUNDLE_FORMAT_VERSION})")
+    if os.environ.get("MAESTER_COMPILED") == "1":  # the opt-in compiled engine: say what would run compiled
+        from maester.interpreter.core.compiled_modules import MODULES, stale_modules
+        stale = stale_modules()
+        run.result["compiled_engine"] = {"modules": len(MODULES), "stale": stale}
+        names = [m.removeprefix("maester.interpreter.") for m in stale]
+        short = "all" if len(stale) == len(MODULES) else ", ".join(names)
+        run.say(f"engine: compiled, {len(MODULES) - len(stale)} of {len(MODULES)} modules built from their current "
+                "source" + (f"; run as Python: {short} (python tools/build_compiled.py builds them)" if stale else ""))
     run.finish()
 
 

@@ -32,7 +32,7 @@ RICH_ENVIRONMENT = ("FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "_TYPER_FORCE_
 
 def main() -> None:
     args = sys.argv[1:]
-    if args in VERSION_LINES:
+    if args in VERSION_LINES and os.environ.get("MAESTER_COMPILED") != "1":  # (else cli.py also says what is compiled)
         sys.stdout.write(version_text("--json" in args))
         return
     if (not args or args[-1:] == ["--help"]) and len(args) <= 2:

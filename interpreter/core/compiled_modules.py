@@ -40,6 +40,12 @@ def source_of(fullname: str, root: Path = REPO) -> Path:
     return root.joinpath(*fullname.split(".")[1:]).with_suffix(".py")
 
 
+def stale_modules(root: Path = REPO, cache: Path | None = None) -> list[str]:
+    """The modules of MODULES with no compiled module for their current source (they would run as .py)."""
+    cache = cache or cache_dir()
+    return [m for m in MODULES if not (cache / compiled_name(m, source_of(m, root).read_bytes())).exists()]
+
+
 class CompiledFinder:
     """Finds the compiled module of an unchanged source; else nothing, and the ordinary finders load the .py."""
 
