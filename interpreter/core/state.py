@@ -20,6 +20,59 @@ END_REASONS: dict[str, str] = {
 }
 
 
+class BoardLog:
+    """The areas whose contents changed (armies, power tokens, neutral forces, castle marks), in the order written,
+    of every game's state in this process: every writer of those appends the area (`board_written`).
+
+    A count derived from the board and kept between reads (`Game.castle_counts`) remembers how far it has read
+    (`end`) and looks again only at the areas written since: while nothing changed, a read is O(1). Shared by all
+    the games of the process (clones, searches): another game's writes only make a reader look again. Nothing
+    here is in a state (its JSON and hash do not see it). An area changed without being logged leaves those counts
+    stale: tests/test_counts.py compares them with a recount at every decision of whole games."""
+
+    __slots__ = ("areas", "start")
+
+    def __init__(self) -> None:
+        self.areas: list[str] = []  # the areas written since `start`
+        self.start = 0  # the position in the whole log of `areas[0]` (the log is dropped from time to time)
+
+    @property
+    def end(self) -> int:
+        """The position after the last area written."""
+        return self.start + len(self.areas)
+
+    def since(self, pos: int) -> list[str] | None:
+        """The areas written since `pos` (an `end` read earlier), or None when the log no longer reaches back
+        there (dropped, or everything changed: `board_replaced`): count again from scratch."""
+        if pos < self.start:
+            return None
+        return self.areas[pos - self.start:]
+
+    def drop(self) -> None:
+        """Forget the areas written so far (the log would grow without end): readers that had not read them
+        count again from scratch."""
+        self.start += len(self.areas) + 1  # (+1: a reader at the old end must see that it has lost track)
+        self.areas.clear()
+
+
+BOARD_LOG = BoardLog()
+_LOG_AREAS = BOARD_LOG.areas  # (the same list for the whole process: `add_unit` and `remove_unit` append to it)
+LOG_LIMIT = 4096  # the log is dropped when it is longer than this (`BoardLog.drop`): a reader counts again
+
+
+def board_written(area: str) -> None:
+    """Say that what is in `area` changed (its armies, its power token, its neutral force, its castle marks)."""
+    _LOG_AREAS.append(area)
+    if len(_LOG_AREAS) > LOG_LIMIT:
+        BOARD_LOG.drop()
+
+
+def board_replaced() -> None:
+    """Say that the board may have changed anywhere (a dict of the state replaced whole, a position set): every
+    kept count is counted again."""
+    BOARD_LOG.drop()
+
+
 @dataclass
 class HouseState:
     power: int = 0  # available power tokens (in front of the screen)
@@ -49,7 +102,9 @@ class GameState:
     blade_used: bool = False
     raven_used: bool = False
     seized_tokens: dict[str, str] = field(default_factory=dict)  # dominance token -> house holding it off-track
-    # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8). A unit's
+    # area -> {"house": h, "units": [[kind, routed], ...]}; at most one house per area (R1.8). Every change of
+    # `units`, `power_tokens`, `neutral_forces` (and a rules module's castle marks) is logged (`board_written`;
+    # `add_unit` and `remove_unit` do it), and an army's house never changes. A unit's
     # [kind, routed] list is never changed in place: a unit changed is a new list put in its place (a clone
     # shares these lists with its original, snapshot.Deferred; tests/test_clone.py plays games to check it)
     units: dict[str, dict] = field(default_factory=dict)
@@ -109,12 +164,18 @@ class GameState:
             army = self.units[area] = {"house": house, "units": []}
         assert army["house"] == house, f"two houses in {area}"
         army["units"].append([kind, routed])
+        _LOG_AREAS.append(area)  # `board_written`, inlined (a call less: units move at every march)
+        if len(_LOG_AREAS) > LOG_LIMIT:
+            BOARD_LOG.drop()
 
     def remove_unit(self, area: str, index: int) -> list:
         army = self.units[area]
         unit = army["units"].pop(index)
         if not army["units"]:
-            del self.units[area]
+            del self.units[area]  # (an army never stays empty: counts kept from the board rely on it)
+        _LOG_AREAS.append(area)  # `board_written`, inlined
+        if len(_LOG_AREAS) > LOG_LIMIT:
+            BOARD_LOG.drop()
         return unit
 
     def areas_of(self, house: str) -> list[str]:

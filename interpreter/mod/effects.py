@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.state import board_written
 from ..effects import _nothing, handler, query
 from ..effects.evaluator import VOID_WHEN
 from .state import DragonsState
@@ -87,6 +88,7 @@ VOID_WHEN["move-loyalty"] = lambda g, sc, a: DragonsState.of(g.state).loyalty.ge
 @handler("improve")
 def _improve(g, sc, a, st):
     DragonsState.of(g.state, create=True).improvements.setdefault(a["area"], []).append(a["improvement"])
+    board_written(a["area"])  # (castle counts kept: a castle level may change, R42.3)
     g.emit("improve", sc.rule, f"{a['area']} gets a {a['improvement']} improvement", area=a["area"])
     return _nothing()
 
@@ -94,6 +96,7 @@ def _improve(g, sc, a, st):
 @handler("degrade")
 def _degrade(g, sc, a, st):
     DragonsState.of(g.state, create=True).improvements.setdefault(a["area"], []).append(f"no-{a['icon']}")
+    board_written(a["area"])  # (castle counts kept: a castle level may change, R42.3)
     g.emit("degrade", sc.rule, f"the {a['icon']} of {a['area']} is degraded", area=a["area"])
     return _nothing()
 

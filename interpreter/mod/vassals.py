@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..core import cursor
 from ..core.decisions import BIDS_ASKED, IllegalDecision, between_decisions_problems, short_repr
 from ..core.position import GIFT
+from ..core.state import board_written
 from .state import MODULE
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class VassalRules:
     def area_left_unmarked(self, house: str, area: str) -> None:
         if self.is_vassal(house) and area not in self.state.power_tokens:
             self.state.power_tokens[area] = house  # a vassal always marks the land it leaves (R35.9)
+            board_written(area)
             self.emit("power-token", "R35.9", f"{house} (vassal) leaves a power token in {area}", house=house,
                       area=area)
 

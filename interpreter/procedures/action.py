@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core import control, cursor
+from ..core.state import board_written
 from . import moments
 from .combat import STAGE_NAMES, Combat, _call_for_support, _eligible_supports, resolve_combat
 from .mustering import muster
@@ -535,6 +536,7 @@ def _move_out(g: Game, house: str, origin: str, f: dict, combat_dest: str | None
         if leave == "yes":
             st.houses[house].power -= 1
             st.power_tokens[origin] = house
+            board_written(origin)
             g.emit("power-token", "R23.2.1", f"{house} leaves a power token in {origin}", house=house, area=origin)
     elif emptied and a.is_land and a.home != house and origin not in st.power_tokens:
         g.area_left_unmarked(house, origin)
@@ -589,6 +591,7 @@ def _abandoned_port(g: Game, land: str) -> None:
 
 def _destroy_port(g: Game, port: str, rule: str, why: str) -> None:
     ships = g.state.units.pop(port)
+    board_written(port)
     g.state.orders.pop(port, None)
     g.emit("destroy", rule, f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are destroyed ({why})",
            house=ships["house"], area=port, kind=ships["units"][0][0], count=len(ships["units"]))
@@ -614,9 +617,11 @@ def port_consequences(g: Game) -> Proc:
             continue
         n, kind = len(army["units"]), army["units"][0][0]
         del st.units[port]  # the old owner's ships leave before the new owner's are counted
+        board_written(port)
         room = min(n, g.available_units(owner, kind))
         options = [k for k in range(room + 1) if k == 0 or g.fits_supply(owner, {port: k})]
         st.units[port] = army
+        board_written(port)
         take = yield from g.choose(owner, "replace-ships", f"{owner}: replace how many of {army['house']}'s "
                                    f"{n} ship(s) in {port} with your own?", options, "R24.7", area=port)
         _destroy_port(g, port, "R24.7", f"{owner} takes {land}")
@@ -632,6 +637,7 @@ def _enter(g: Game, house: str, dest: str, unit: list) -> None:
     token = st.power_tokens.get(dest)
     if token is not None and token != house:
         del st.power_tokens[dest]  # R16.6
+        board_written(dest)
         g.emit("power-token", "R16.6", f"{token}'s power token in {dest} returns to the pool", area=dest)
     st.add_unit(dest, house, unit[0], unit[1])
     g.take_area(dest, house)
@@ -648,6 +654,7 @@ def _attack_neutral_force(g: Game, c: Combat) -> Proc:
     need = st.neutral_forces[area]
     if strength >= need:
         del st.neutral_forces[area]
+        board_written(area)
         for u in c.attacking:
             _enter(g, house, area, u)
         g.emit("neutral-force", "R25.3", f"{house} ({strength}) defeats the neutral force in {area} ({need})",

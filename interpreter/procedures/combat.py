@@ -13,6 +13,7 @@ from maester.dsl.registry import TRIGGERS, window_rule
 
 from ..core import control, cursor, snapshot
 from ..core.procedure_registry import procedure
+from ..core.state import board_written
 from ..effects import (
     Scope,
     ability_applies,
@@ -867,6 +868,7 @@ def _retreat_from_area(g: Game, c: Combat, loser: str) -> Proc:
         if not units:
             return
         st.units.pop(c.area, None)
+        board_written(c.area)
         doomed = [u for u in units if u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles")]
         movers = [list(u) for u in units if not (u[1] or g.rules.unit_kinds[u[0]].get("only_vs_castles"))]
         for u in doomed:
@@ -950,6 +952,7 @@ def _army_after_combat(g: Game, c: Combat) -> bool:
                        area=c.area)
             if c.area in st.power_tokens and st.power_tokens[c.area] != c.attacker:
                 st.power_tokens.pop(c.area)
+                board_written(c.area)
             for u in c.attacking:
                 st.add_unit(c.area, c.attacker, u[0], u[1])
             g.emit("advance", "R21.5.1", f"{c.attacker} takes {c.area}", house=c.attacker, area=c.area)

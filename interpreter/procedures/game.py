@@ -23,7 +23,7 @@ from ..core.position import Checkpoint
 from ..core.rng import Rng, seed_state
 from ..core.rules import Rules
 from ..core.skips import skip_kind
-from ..core.state import GameState, HouseState
+from ..core.state import BOARD_LOG, GameState, HouseState, board_replaced, board_written
 from . import moments, victory
 from .phases import action_phase, planning_phase, westeros_phase
 
@@ -136,6 +136,35 @@ def _asleep(cls: type) -> type:
 
 
 _RULES_MODULES: list[type[Game]] = []  # subclasses that play some rules sets (rules modules)
+
+
+class _KeptCastles:
+    """`Game.castle_counts` kept: the house counted for each castle area, and the counts."""
+
+    __slots__ = ("state", "read", "owners", "counts", "homes")
+
+    def __init__(self, g: Game) -> None:
+        self.state = g.state
+        self.read = -1  # how far the board log was read (`state.BoardLog.end`)
+        self.homes = dict(g.board.castle_homes)  # castle area -> its house's home, or None
+        self.owners = {area: g._castle_owner(area, home) for area, home in g.board.castle_homes}
+        self.counts = counts = dict.fromkeys(g.state.houses, 0)
+        for owner in self.owners.values():
+            if owner in counts:
+                counts[owner] += 1
+
+    def update(self, g: Game, written: list[str]) -> None:
+        """Look again at the castle areas among the areas `written`."""
+        homes, owners, counts = self.homes, self.owners, self.counts
+        for area in homes.keys() & written:
+            owner = g._castle_owner(area, homes[area])
+            was = owners[area]
+            if owner != was:
+                owners[area] = owner
+                if was in counts:
+                    counts[was] -= 1
+                if owner in counts:
+                    counts[owner] += 1
 
 
 class Game(RulesHooks):
@@ -530,8 +559,10 @@ class Game(RulesHooks):
         for area, house in (s.get("starting_power_tokens") or {}).items():  # tokens on the board at the start
             if house in st.houses:
                 st.power_tokens[area] = house
+                board_written(area)
         self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
+        board_replaced()  # (a dict of the state replaced whole)
         st.blocked = list(s.get("blocked") or [])
         self._shuffle_decks()
         self.finish_setup()
@@ -653,30 +684,39 @@ class Game(RulesHooks):
         return control.controller(self.state, self.board, area)
 
     def castle_counts(self) -> dict[str, int]:
-        """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3): one pass."""
+        """Castle and stronghold areas each house controls (R23.7), lost castles counted (R42.3). Kept between
+        calls: only the castle areas written since (`state.BoardLog`) are looked at again. It is asked after every
+        march, muster and clean up, and most of those leave the castle areas as they were."""
         st = self.state
-        changed = self.changed_areas()
-        units, tokens, neutral = st.units, st.power_tokens, st.neutral_forces
-        counts = dict.fromkeys(st.houses, 0)
-        # `control.land_controllers` inlined (this runs after every march, muster and clean up): the same rules.
-        # (A count kept between calls and reused while the castle areas hold the same things cost as much to
-        # check as this pass.)
-        for area, home in self.board.castle_homes:
-            army = units.get(area)
-            if army and army["units"]:
-                owner = army["house"]  # R23.1, R23.5
+        kept = self.__dict__.get("_castles_kept")
+        log = BOARD_LOG
+        if kept is None or kept.state is not st:
+            kept = self._castles_kept = _KeptCastles(self)
+        elif kept.read != log.start + len(log.areas):
+            written = log.since(kept.read)
+            if written is None:
+                kept = self._castles_kept = _KeptCastles(self)
             else:
-                owner = tokens.get(area)  # R23.2
-                if owner is None:
-                    if home is None or area in neutral:
-                        continue
-                    owner = home  # R23.4.1 (a house in the game: `counts` has it)
-            if owner in counts:
-                # only a changed area can have lost its printed castle (R42.3)
-                if changed and area in changed and self.castle_level(area) == "none":
-                    continue
-                counts[owner] += 1
-        return counts
+                kept.update(self, written)
+        kept.read = log.start + len(log.areas)
+        return kept.counts.copy()
+
+    def _castle_owner(self, area: str, home: str | None) -> str | None:
+        """The house whose castle `area` (a castle area: `board.castle_homes`) counts, or None (R23, R42.3)."""
+        st = self.state
+        army = st.units.get(area)
+        if army and army["units"]:
+            owner = army["house"]  # R23.1, R23.5
+        else:
+            owner = st.power_tokens.get(area)  # R23.2
+            if owner is None:
+                if home is None or home not in st.houses or area in st.neutral_forces:
+                    return None
+                owner = home  # R23.4.1
+        changed = self.changed_areas()
+        if changed and area in changed and self.castle_level(area) == "none":
+            return None  # only a changed area can have lost its printed castle (R42.3)
+        return owner
 
     def victory_points(self, house: str) -> int:
         """The house's position on the victory track, as the rules set counts it (victory.py)."""
@@ -783,6 +823,7 @@ class Game(RulesHooks):
             port = self.board.port_of(area)
             if port and port in self.state.units and self.controller(area) is None:
                 ships = self.state.units.pop(port)
+                board_written(port)
                 self.emit("destroy", "R24.8", f"{ships['house']}'s {len(ships['units'])} ship(s) in {port} are "
                           "destroyed (the port's land area is no longer theirs)", house=ships["house"], area=port)
                 self.state.orders.pop(port, None)

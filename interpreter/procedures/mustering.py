@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..core import control, cursor
 from ..core.procedure_registry import procedure
+from ..core.state import board_written
 
 if TYPE_CHECKING:
     from .game import Game, Proc
@@ -188,6 +189,7 @@ def muster(g: Game, house: str, areas: list[str] | None, rule: str = "R9") -> Pr
                 idx = next(i for i, u in enumerate(g.state.units[where]["units"]) if u[0] == base)
                 army = g.state.units[where]["units"]
                 army[idx] = [kind, army[idx][1]]  # a new list: a unit is never changed in place (state.py)
+                board_written(where)
                 have[base] -= 1
                 have[kind] = have.get(kind, 0) + 1
                 points -= kinds[kind]["muster_cost"] - kinds[base]["muster_cost"]
