@@ -37,6 +37,9 @@ module that makes either depend on anything else must add that part here.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
+
 import numpy as np
 
 from maester.interpreter.mod.state import DragonsState
@@ -72,9 +75,20 @@ def _copy(data):
     return data  # a string, a number, a boolean, None: immutable
 
 
-def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
-    """The keys whose value differs between `now` and the copy `then`, which is brought up to date (the values it
-    held go to `old`, if given: None for a new key)."""
+def _army(army: dict) -> dict:
+    """A copy of an army that shares its units' `[kind, routed]` lists: the rules replace a unit's list, never change
+    it (tests/test_clone.py: clones share them too), so comparing an army with its copy meets the same lists and
+    CPython compares them by identity; its list of units is copied (a muster appends, a casualty pops)."""
+    copy = army.copy()
+    copy["units"] = army["units"][:]
+    return copy
+
+
+def _sync(now: dict, then: dict, copy=None, old: dict | None = None) -> list:
+    """The keys whose value differs between `now` and the copy `then`, which is brought up to date with `copy` of
+    each new value (the value itself if None; the values it held go to `old`, if given: None for a new key).
+    `then` is kept in the order of `now`'s keys (but where one key moved and another came or went, seen as equal
+    dicts), so that the next call most often compares the two value by value in C."""
     n = len(now) - len(then)
     if n == 1 or n == -1:  # most often one key added (the last one) or removed: one comparison in C tells the rest
         k = next(reversed(now)) if n == 1 else next(iter(then.keys() - now.keys()))
@@ -82,15 +96,22 @@ def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
             if old is not None:
                 old[k] = then.get(k)
             if n == 1:
-                then[k] = _copy(now[k]) if deep else now[k]
+                then[k] = copy(now[k]) if copy else now[k]
             else:
                 del then[k]
-            return [k] if now == then else [k, *_sync(now, then, deep, old)]
+            return [k] if now == then else [k, *_sync(now, then, copy, old)]
+    if n == 0 and list(now) == list(then):  # the same keys in the same order: the values compared in C
+        changed = list(compress(now, map(ne, now.values(), then.values())))
+        for k in changed:
+            if old is not None:
+                old[k] = then[k]
+            then[k] = copy(now[k]) if copy else now[k]
+        return changed
     changed = [k for k, v in now.items() if then.get(k, _MISSING) != v]
     if old is not None:
         old.update((k, then.get(k)) for k in changed)
     for k in changed:
-        then[k] = _copy(now[k]) if deep else now[k]
+        then[k] = copy(now[k]) if copy else now[k]
     if len(then) != len(now):  # (`then` holds every key of `now` by now: the others are gone)
         gone = [k for k in then if k not in now]
         for k in gone:
@@ -98,6 +119,10 @@ def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
                 old[k] = then[k]
             del then[k]
         changed += gone
+    if list(then) != list(now):  # a key moved (taken off and put back): `then` takes `now`'s order again
+        values = {k: then[k] for k in now}
+        then.clear()
+        then.update(values)
     return changed
 
 
@@ -124,7 +149,8 @@ class _Tracker:
     def __init__(self, game):
         self.game, self.state = game, game.state
         st = game.state
-        self.units, self.orders = _copy(st.units), _copy(st.orders)
+        self.units = {a: _army(army) for a, army in st.units.items()}
+        self.orders = {a: o.copy() for a, o in st.orders.items()}  # (the encoding reads an order's strings only)
         self.power_tokens, self.garrisons = dict(st.power_tokens), dict(st.garrisons)
         self.neutral_forces, self.blocked = dict(st.neutral_forces), list(st.blocked)
         self.houses = {h: _copy(vars(hs)) for h, hs in st.houses.items()}
@@ -192,21 +218,21 @@ class _Tracker:
         order_areas: list | set = []
         units = st.units != self.units
         if units:
-            areas.update(_sync(st.units, self.units, True))
+            areas.update(_sync(st.units, self.units, _army))
         if st.power_tokens != self.power_tokens:
-            areas.update(_sync(st.power_tokens, self.power_tokens, False))
+            areas.update(_sync(st.power_tokens, self.power_tokens))
         if st.neutral_forces != self.neutral_forces:
-            areas.update(_sync(st.neutral_forces, self.neutral_forces, False))
+            areas.update(_sync(st.neutral_forces, self.neutral_forces))
         control = areas and not self.victory_areas.isdisjoint(areas)  # the control of an area the victory table reads
         if st.garrisons != self.garrisons:
-            areas.update(_sync(st.garrisons, self.garrisons, False))
+            areas.update(_sync(st.garrisons, self.garrisons))
         if st.blocked != self.blocked:
             areas.update(set(st.blocked) ^ set(self.blocked))
             self.blocked = list(st.blocked)
         orders = st.orders != self.orders
         if orders:
             old: dict = {}
-            order_areas = _sync(st.orders, self.orders, True, old)
+            order_areas = _sync(st.orders, self.orders, dict.copy, old)
             by = self._face_down
             if by is not None:  # one or two orders placed or removed: the others are seen as before
                 now = st.orders
