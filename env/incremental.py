@@ -143,6 +143,21 @@ def _looked(game) -> tuple[str | None, str] | None:
     return e.get("house"), e["secret"]["card"]
 
 
+def _owner_changed(areas, st, old_units: dict, old_tokens: dict) -> bool:
+    """Has any of `areas` another owner than before (`_sync`'s `old` values of the units and power tokens): its army's
+    house while it has units, else its power token's (what `control.controller` reads besides the neutral forces)."""
+    units, tokens = st.units, st.power_tokens
+    for a in areas:
+        army = units.get(a)
+        before = old_units.get(a, army)  # (None: no army then)
+        if (army["house"] if army and army["units"] else None) != \
+                (before["house"] if before and before["units"] else None):
+            return True
+        if tokens.get(a) != old_tokens.get(a, tokens.get(a)):
+            return True
+    return False
+
+
 class _Tracker:
     """The parts of one game's state the encoding reads, as last seen; `refresh` says what changed since."""
 
@@ -217,13 +232,19 @@ class _Tracker:
         parts: set = set()
         order_areas: list | set = []
         units = st.units != self.units
+        old_units: dict = {}
+        old_tokens: dict = {}
         if units:
-            areas.update(_sync(st.units, self.units, _army))
+            areas.update(_sync(st.units, self.units, _army, old_units))
         if st.power_tokens != self.power_tokens:
-            areas.update(_sync(st.power_tokens, self.power_tokens))
+            areas.update(_sync(st.power_tokens, self.power_tokens, None, old_tokens))
+        control = False
         if st.neutral_forces != self.neutral_forces:
-            areas.update(_sync(st.neutral_forces, self.neutral_forces))
-        control = areas and not self.victory_areas.isdisjoint(areas)  # the control of an area the victory table reads
+            changed = _sync(st.neutral_forces, self.neutral_forces)
+            areas.update(changed)
+            control = not self.victory_areas.isdisjoint(changed)
+        if areas and not control:  # an area the victory table reads changed hands (most changes leave its owner)
+            control = _owner_changed(self.victory_areas.intersection(areas), st, old_units, old_tokens)
         if st.garrisons != self.garrisons:
             areas.update(_sync(st.garrisons, self.garrisons))
         if st.blocked != self.blocked:
