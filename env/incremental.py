@@ -107,23 +107,28 @@ def _sync(now: dict, then: dict, copy=None, old: dict | None = None) -> list:
                 old[k] = then[k]
             then[k] = copy(now[k]) if copy else now[k]
         return changed
-    changed = [k for k, v in now.items() if then.get(k, _MISSING) != v]
-    if old is not None:
-        old.update((k, then.get(k)) for k in changed)
-    for k in changed:
+    gone = then.keys() - now.keys()  # (the set operations in C: an army that marched away and one that came)
+    for k in gone:
+        v = then.pop(k)
+        if old is not None:
+            old[k] = v
+    came = [k for k in now if k not in then] if len(then) != len(now) else []
+    for k in came:
+        if old is not None:
+            old[k] = None
         then[k] = copy(now[k]) if copy else now[k]
-    if len(then) != len(now):  # (`then` holds every key of `now` by now: the others are gone)
-        gone = [k for k in then if k not in now]
-        for k in gone:
-            if old is not None:
-                old[k] = then[k]
-            del then[k]
-        changed += gone
-    if list(then) != list(now):  # a key moved (taken off and put back): `then` takes `now`'s order again
+    if list(now) == list(then):  # (the keys that came are last in both, most often)
+        changed = list(compress(now, map(ne, now.values(), then.values())))
+    else:  # a key moved (taken off and put back): `then` takes `now`'s order again
+        changed = [k for k, v in now.items() if then[k] != v]
         values = {k: then[k] for k in now}
         then.clear()
         then.update(values)
-    return changed
+    for k in changed:
+        if old is not None:
+            old[k] = then[k]
+        then[k] = copy(now[k]) if copy else now[k]
+    return [*gone, *came, *changed]
 
 
 def _chosen(combat: dict | None) -> dict:
@@ -141,6 +146,19 @@ def _looked(game) -> tuple[str | None, str] | None:
         return None
     e = marks[-1]
     return e.get("house"), e["secret"]["card"]
+
+
+def _sync_in(now: dict, then: dict) -> None:
+    """`_sync(now, then, _copy)`, one level further down: a value that changed and is a dict on both sides is brought
+    up to date key by key (the combat in progress, a rules module's state: a few of their many keys change at once)."""
+    old: dict = {}
+    for k in _sync(now, then, None, old):
+        v, was = now.get(k, _MISSING), old.get(k)
+        if type(v) is dict and type(was) is dict:
+            _sync(v, was, _copy)
+            then[k] = was
+        elif v is not _MISSING:
+            then[k] = _copy(v)
 
 
 def _owner_changed(areas, st, old_units: dict, old_tokens: dict) -> bool:
@@ -272,7 +290,7 @@ class _Tracker:
                 self.revealed = revealed
                 order_areas = {*order_areas, *st.orders}
         if st.modules != self.modules:
-            self.modules = _copy(st.modules)
+            _sync_in(st.modules, self.modules)
             control = True
             parts.add("dragons")
             loyalty, vassals, actors = self.loyalty, self.vassals, self.actors
@@ -288,14 +306,17 @@ class _Tracker:
             copies = self.houses
             for h, d in zip(st.houses, house_list, strict=True):
                 old = copies.get(h)
-                if d != old:
+                if old is None:
                     copies[h] = _copy(d)
-                    if old is not None and old.keys() == d.keys() and \
-                            SCALARS.issuperset([k for k, v in d.items() if old[k] != v]):
+                    houses.add(h)
+                    parts.add("removed")
+                elif d != old:
+                    keys = _sync(d, old, _copy)  # (the copy brought up to date in place: `house_list` holds it)
+                    if SCALARS.issuperset(keys):
                         scalars.add(h)  # (power after a bid or a raid, ...: most changes of a house)
                         continue
                     houses.add(h)
-                    if old is None or old.get("removed") != d.get("removed"):
+                    if "removed" in keys:
                         parts.add("removed")
             if len(copies) != len(house_list):
                 for h in [h for h in copies if h not in st.houses]:
@@ -316,7 +337,11 @@ class _Tracker:
             secret, old = _chosen(combat), _chosen(self.combat)
             if secret != old:
                 houses.update(h for h in secret.keys() | old.keys() if secret.get(h) != old.get(h))
-            self.combat, self.chosen = _copy(combat), secret
+            if combat and self.combat:
+                _sync_in(combat, self.combat)
+            else:
+                self.combat = _copy(combat)
+            self.chosen = secret
             parts.add("combat")
         elif combat and (units or orders):  # the defending units, who supports
             parts.add("combat")
