@@ -8,22 +8,29 @@ and at each observation:
 
 1. `_Tracker.refresh` finds what changed since the last observation (of any house) by comparing the state with a
    copy of every part the encoding reads: the containers' own equality, in C, then key by key only where a part
-   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C). It
-   trusts no event and no engine hook: whatever changed the state (a step, a test that edits it) is seen. Only
-   what changed is encoded again, as narrowly as it changed: an area's block, or its order slots alone; a house's
-   block, or its first slots alone (power, supply, last bid, points); the track positions; a part.
+   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C; keys
+   kept in the same order are compared value by value in C; a dict that changed, such as a house or the combat,
+   is copied again only where it changed). It trusts no event and no engine hook: whatever changed the state (a
+   step, a test that edits it) is seen, but for one rule of the engine: a unit's `[kind, routed]` list is
+   replaced, never changed in place (tests/test_clone.py), so the armies' copies share those lists and compare
+   them by identity. Only what changed is encoded again, as narrowly as it changed: an area's block, or its order
+   slots alone; a house's block, or its first slots alone (power, supply, last bid, points); the track positions;
+   a part. The victory table is asked again only when an area it reads changed owner.
 2. The house's observation is a copy of the public vector with what only it sees written over it (`_own`): its own
    face-down orders (and those of the vassals it commands; kept by house as orders come and go), `is_me` (its
    whole own block when it differs more: a vassal's hand, a card just chosen, which leaves its hand), the hands of
    the vassals it commands, the wildling card it looked at, its decision and the decision's context, and the
    combat part when it fights in it.
 
-Where an observation's time goes (random base-6p and mod-8p games, per step, in engine steps; 2026-12-03): step 1
-about 0.45 (comparing the units, the houses and the orders most: they change at few steps but are compared at all),
-encoding what changed about 0.2, `_own` about 0.1, the copy about 0.05. Engine change counters would not bring the
-whole observation to half an engine step: with the comparisons of the units, houses, tracks and flat dicts left
-out (wrong vectors, timed only) a step with its observation still took 1.7–1.8 engine steps, against 2.1 with
-them and 1.2–1.3 for a step that returns a copy of the public vector and nothing else.
+Where an observation's time goes (random base-6p and mod-8p games, 2026-12-03, second session): `env.last()` costs
+171k / 198k machine instructions per step (callgrind counting the games' loops only; an engine step 164k /
+196k); switching one part's change finding off at a time (wrong vectors, cost only) saves: the units 33k (their
+comparison at every step, the areas encoded again), the orders 21k / 20k, the houses 15k / 19k, the rules
+modules 0 / 13k, the combat 5k. Without `refresh` at all, 68k / 77k remain: the copy (31k / 40k instructions
+under valgrind, though about 0.4 us), `_own`, the global block. In CPU time (bench_env.py): 1.9–2.2× an engine
+step with the observation, 1.38× mod-8p without `refresh` (wrong vectors); with a perfect engine hint (the change
+sets of a first run replayed, the encoding unchanged, right vectors) 1.7–1.8× base-6p, 1.5–1.7× mod-8p: change
+counters kept by the engine would not reach 1.5× alone, the encoding of what changed must shrink too.
 
 A new game or a replaced state (reset, undo, a restored clone) starts again from the reference encoder. The result
 is exactly `Encoder.encode(lean_view(game, house))` at every position (tests/test_observe_encoding.py compares them
