@@ -8,22 +8,29 @@ and at each observation:
 
 1. `_Tracker.refresh` finds what changed since the last observation (of any house) by comparing the state with a
    copy of every part the encoding reads: the containers' own equality, in C, then key by key only where a part
-   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C). It
-   trusts no event and no engine hook: whatever changed the state (a step, a test that edits it) is seen. Only
-   what changed is encoded again, as narrowly as it changed: an area's block, or its order slots alone; a house's
-   block, or its first slots alone (power, supply, last bid, points); the track positions; a part.
+   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C; keys
+   kept in the same order are compared value by value in C; a dict that changed, such as a house or the combat,
+   is copied again only where it changed). It trusts no event and no engine hook: whatever changed the state (a
+   step, a test that edits it) is seen, but for one rule of the engine: a unit's `[kind, routed]` list is
+   replaced, never changed in place (tests/test_clone.py), so the armies' copies share those lists and compare
+   them by identity. Only what changed is encoded again, as narrowly as it changed: an area's block, or its order
+   slots alone; a house's block, or its first slots alone (power, supply, last bid, points); the track positions;
+   a part. The victory table is asked again only when an area it reads changed owner.
 2. The house's observation is a copy of the public vector with what only it sees written over it (`_own`): its own
    face-down orders (and those of the vassals it commands; kept by house as orders come and go), `is_me` (its
    whole own block when it differs more: a vassal's hand, a card just chosen, which leaves its hand), the hands of
    the vassals it commands, the wildling card it looked at, its decision and the decision's context, and the
    combat part when it fights in it.
 
-Where an observation's time goes (random base-6p and mod-8p games, per step, in engine steps; 2026-12-03): step 1
-about 0.45 (comparing the units, the houses and the orders most: they change at few steps but are compared at all),
-encoding what changed about 0.2, `_own` about 0.1, the copy about 0.05. Engine change counters would not bring the
-whole observation to half an engine step: with the comparisons of the units, houses, tracks and flat dicts left
-out (wrong vectors, timed only) a step with its observation still took 1.7–1.8 engine steps, against 2.1 with
-them and 1.2–1.3 for a step that returns a copy of the public vector and nothing else.
+Where an observation's time goes (random base-6p and mod-8p games, 2026-12-03, second session): `env.last()` costs
+171k / 198k machine instructions per step (callgrind counting the games' loops only; an engine step 164k /
+196k); switching one part's change finding off at a time (wrong vectors, cost only) saves: the units 33k (their
+comparison at every step, the areas encoded again), the orders 21k / 20k, the houses 15k / 19k, the rules
+modules 0 / 13k, the combat 5k. Without `refresh` at all, 68k / 77k remain: the copy (31k / 40k instructions
+under valgrind, though about 0.4 us), `_own`, the global block. In CPU time (bench_env.py): 1.9–2.2× an engine
+step with the observation, 1.38× mod-8p without `refresh` (wrong vectors); with a perfect engine hint (the change
+sets of a first run replayed, the encoding unchanged, right vectors) 1.7–1.8× base-6p, 1.5–1.7× mod-8p: change
+counters kept by the engine would not reach 1.5× alone, the encoding of what changed must shrink too.
 
 A new game or a replaced state (reset, undo, a restored clone) starts again from the reference encoder. The result
 is exactly `Encoder.encode(lean_view(game, house))` at every position (tests/test_observe_encoding.py compares them
@@ -36,6 +43,9 @@ module that makes either depend on anything else must add that part here.
 """
 
 from __future__ import annotations
+
+from itertools import compress
+from operator import ne
 
 import numpy as np
 
@@ -72,9 +82,20 @@ def _copy(data):
     return data  # a string, a number, a boolean, None: immutable
 
 
-def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
-    """The keys whose value differs between `now` and the copy `then`, which is brought up to date (the values it
-    held go to `old`, if given: None for a new key)."""
+def _army(army: dict) -> dict:
+    """A copy of an army that shares its units' `[kind, routed]` lists: the rules replace a unit's list, never change
+    it (tests/test_clone.py: clones share them too), so comparing an army with its copy meets the same lists and
+    CPython compares them by identity; its list of units is copied (a muster appends, a casualty pops)."""
+    copy = army.copy()
+    copy["units"] = army["units"][:]
+    return copy
+
+
+def _sync(now: dict, then: dict, copy=None, old: dict | None = None) -> list:
+    """The keys whose value differs between `now` and the copy `then`, which is brought up to date with `copy` of
+    each new value (the value itself if None; the values it held go to `old`, if given: None for a new key).
+    `then` is kept in the order of `now`'s keys (but where one key moved and another came or went, seen as equal
+    dicts), so that the next call most often compares the two value by value in C."""
     n = len(now) - len(then)
     if n == 1 or n == -1:  # most often one key added (the last one) or removed: one comparison in C tells the rest
         k = next(reversed(now)) if n == 1 else next(iter(then.keys() - now.keys()))
@@ -82,23 +103,39 @@ def _sync(now: dict, then: dict, deep: bool, old: dict | None = None) -> list:
             if old is not None:
                 old[k] = then.get(k)
             if n == 1:
-                then[k] = _copy(now[k]) if deep else now[k]
+                then[k] = copy(now[k]) if copy else now[k]
             else:
                 del then[k]
-            return [k] if now == then else [k, *_sync(now, then, deep, old)]
-    changed = [k for k, v in now.items() if then.get(k, _MISSING) != v]
-    if old is not None:
-        old.update((k, then.get(k)) for k in changed)
-    for k in changed:
-        then[k] = _copy(now[k]) if deep else now[k]
-    if len(then) != len(now):  # (`then` holds every key of `now` by now: the others are gone)
-        gone = [k for k in then if k not in now]
-        for k in gone:
+            return [k] if now == then else [k, *_sync(now, then, copy, old)]
+    if n == 0 and list(now) == list(then):  # the same keys in the same order: the values compared in C
+        changed = list(compress(now, map(ne, now.values(), then.values())))
+        for k in changed:
             if old is not None:
                 old[k] = then[k]
-            del then[k]
-        changed += gone
-    return changed
+            then[k] = copy(now[k]) if copy else now[k]
+        return changed
+    gone = then.keys() - now.keys()  # (the set operations in C: an army that marched away and one that came)
+    for k in gone:
+        v = then.pop(k)
+        if old is not None:
+            old[k] = v
+    came = [k for k in now if k not in then] if len(then) != len(now) else []
+    for k in came:
+        if old is not None:
+            old[k] = None
+        then[k] = copy(now[k]) if copy else now[k]
+    if list(now) == list(then):  # (the keys that came are last in both, most often)
+        changed = list(compress(now, map(ne, now.values(), then.values())))
+    else:  # a key moved (taken off and put back): `then` takes `now`'s order again
+        changed = [k for k, v in now.items() if then[k] != v]
+        values = {k: then[k] for k in now}
+        then.clear()
+        then.update(values)
+    for k in changed:
+        if old is not None:
+            old[k] = then[k]
+        then[k] = copy(now[k]) if copy else now[k]
+    return [*gone, *came, *changed]
 
 
 def _chosen(combat: dict | None) -> dict:
@@ -118,13 +155,42 @@ def _looked(game) -> tuple[str | None, str] | None:
     return e.get("house"), e["secret"]["card"]
 
 
+def _sync_in(now: dict, then: dict) -> None:
+    """`_sync(now, then, _copy)`, one level further down: a value that changed and is a dict on both sides is brought
+    up to date key by key (the combat in progress, a rules module's state: a few of their many keys change at once)."""
+    old: dict = {}
+    for k in _sync(now, then, None, old):
+        v, was = now.get(k, _MISSING), old.get(k)
+        if type(v) is dict and type(was) is dict:
+            _sync(v, was, _copy)
+            then[k] = was
+        elif v is not _MISSING:
+            then[k] = _copy(v)
+
+
+def _owner_changed(areas, st, old_units: dict, old_tokens: dict) -> bool:
+    """Has any of `areas` another owner than before (`_sync`'s `old` values of the units and power tokens): its army's
+    house while it has units, else its power token's (what `control.controller` reads besides the neutral forces)."""
+    units, tokens = st.units, st.power_tokens
+    for a in areas:
+        army = units.get(a)
+        before = old_units.get(a, army)  # (None: no army then)
+        if (army["house"] if army and army["units"] else None) != \
+                (before["house"] if before and before["units"] else None):
+            return True
+        if tokens.get(a) != old_tokens.get(a, tokens.get(a)):
+            return True
+    return False
+
+
 class _Tracker:
     """The parts of one game's state the encoding reads, as last seen; `refresh` says what changed since."""
 
     def __init__(self, game):
         self.game, self.state = game, game.state
         st = game.state
-        self.units, self.orders = _copy(st.units), _copy(st.orders)
+        self.units = {a: _army(army) for a, army in st.units.items()}
+        self.orders = {a: o.copy() for a, o in st.orders.items()}  # (the encoding reads an order's strings only)
         self.power_tokens, self.garrisons = dict(st.power_tokens), dict(st.garrisons)
         self.neutral_forces, self.blocked = dict(st.neutral_forces), list(st.blocked)
         self.houses = {h: _copy(vars(hs)) for h, hs in st.houses.items()}
@@ -191,22 +257,28 @@ class _Tracker:
         parts: set = set()
         order_areas: list | set = []
         units = st.units != self.units
+        old_units: dict = {}
+        old_tokens: dict = {}
         if units:
-            areas.update(_sync(st.units, self.units, True))
+            areas.update(_sync(st.units, self.units, _army, old_units))
         if st.power_tokens != self.power_tokens:
-            areas.update(_sync(st.power_tokens, self.power_tokens, False))
+            areas.update(_sync(st.power_tokens, self.power_tokens, None, old_tokens))
+        control = False
         if st.neutral_forces != self.neutral_forces:
-            areas.update(_sync(st.neutral_forces, self.neutral_forces, False))
-        control = areas and not self.victory_areas.isdisjoint(areas)  # the control of an area the victory table reads
+            changed = _sync(st.neutral_forces, self.neutral_forces)
+            areas.update(changed)
+            control = not self.victory_areas.isdisjoint(changed)
+        if areas and not control:  # an area the victory table reads changed hands (most changes leave its owner)
+            control = _owner_changed(self.victory_areas.intersection(areas), st, old_units, old_tokens)
         if st.garrisons != self.garrisons:
-            areas.update(_sync(st.garrisons, self.garrisons, False))
+            areas.update(_sync(st.garrisons, self.garrisons))
         if st.blocked != self.blocked:
             areas.update(set(st.blocked) ^ set(self.blocked))
             self.blocked = list(st.blocked)
         orders = st.orders != self.orders
         if orders:
             old: dict = {}
-            order_areas = _sync(st.orders, self.orders, True, old)
+            order_areas = _sync(st.orders, self.orders, dict.copy, old)
             by = self._face_down
             if by is not None:  # one or two orders placed or removed: the others are seen as before
                 now = st.orders
@@ -225,7 +297,7 @@ class _Tracker:
                 self.revealed = revealed
                 order_areas = {*order_areas, *st.orders}
         if st.modules != self.modules:
-            self.modules = _copy(st.modules)
+            _sync_in(st.modules, self.modules)
             control = True
             parts.add("dragons")
             loyalty, vassals, actors = self.loyalty, self.vassals, self.actors
@@ -241,14 +313,17 @@ class _Tracker:
             copies = self.houses
             for h, d in zip(st.houses, house_list, strict=True):
                 old = copies.get(h)
-                if d != old:
+                if old is None:
                     copies[h] = _copy(d)
-                    if old is not None and old.keys() == d.keys() and \
-                            SCALARS.issuperset([k for k, v in d.items() if old[k] != v]):
+                    houses.add(h)
+                    parts.add("removed")
+                elif d != old:
+                    keys = _sync(d, old, _copy)  # (the copy brought up to date in place: `house_list` holds it)
+                    if SCALARS.issuperset(keys):
                         scalars.add(h)  # (power after a bid or a raid, ...: most changes of a house)
                         continue
                     houses.add(h)
-                    if old is None or old.get("removed") != d.get("removed"):
+                    if "removed" in keys:
                         parts.add("removed")
             if len(copies) != len(house_list):
                 for h in [h for h in copies if h not in st.houses]:
@@ -269,7 +344,11 @@ class _Tracker:
             secret, old = _chosen(combat), _chosen(self.combat)
             if secret != old:
                 houses.update(h for h in secret.keys() | old.keys() if secret.get(h) != old.get(h))
-            self.combat, self.chosen = _copy(combat), secret
+            if combat and self.combat:
+                _sync_in(combat, self.combat)
+            else:
+                self.combat = _copy(combat)
+            self.chosen = secret
             parts.add("combat")
         elif combat and (units or orders):  # the defending units, who supports
             parts.add("combat")

@@ -118,7 +118,8 @@ def _agrees(env, house) -> np.ndarray:
 def _edit_by_hand(env, n: int):
     """Change the state the ways env/incremental.py finds apart (one key added or removed, a value changed in place,
     several keys at once) and return what puts it back: an order placed (the last key of `orders`), another order
-    changed in place and one taken away, a unit routed or rallied in place, a card taken from a hand, a house's
+    changed in place and one taken away, a unit routed or rallied (a new list, as the rules do) and another moved in
+    its army's list, a card taken from a hand, a house's
     supply, a track's order."""
     st, enc = env.game.state, env.encoder
     orders, saved_orders = st.orders, {a: dict(o) for a, o in st.orders.items()}
@@ -131,9 +132,11 @@ def _edit_by_hand(env, n: int):
         orders[first]["order"] = enc.orders[(enc.orders.index(orders[first]["order"]) + 1) % len(enc.orders)]
         del orders[list(orders)[1]]
     army = next(iter(st.units.values()), None)
-    unit = list(army["units"][0]) if army else None
-    if army:
-        army["units"][0][1] = not army["units"][0][1]
+    unit = army["units"][0] if army else None
+    if army:  # a new list, as the rules do (env/incremental.py shares the units' lists with its copies)
+        army["units"][0] = [unit[0], not unit[1]]
+    if army and len(army["units"]) > 1:  # a unit taken away and put back at the end of the army's list
+        army["units"].append(army["units"].pop(0))
     hs = st.houses[env.agents[n % len(env.agents)]]
     hand, supply = list(hs.hand), hs.supply
     if hs.hand:
@@ -147,7 +150,8 @@ def _edit_by_hand(env, n: int):
         orders.clear()
         orders.update(saved_orders)
         if army:
-            army["units"][0][:] = unit
+            army["units"].insert(0, army["units"].pop())
+            army["units"][0] = unit
         hs.hand[:] = hand
         other.supply = (other.supply - 1) % 7
         hs.supply = supply
@@ -180,7 +184,7 @@ def test_sync_finds_every_changed_key():
         before = _copy(then)
         expected = {k for k in now.keys() | before.keys() if now.get(k) != before.get(k)}
         old: dict = {}
-        changed = _sync(now, then, True, old)
+        changed = _sync(now, then, _copy, old)
         assert set(changed) == expected and len(changed) == len(expected)
         assert then == now and old == {k: before.get(k) for k in expected}
 
