@@ -30,7 +30,8 @@ def run_json(*args: str, code: int = 0) -> dict:
     return doc
 
 
-def test_version_json():
+def test_version_json(monkeypatch):
+    monkeypatch.delenv("MAESTER_COMPILED", raising=False)  # (with it, `compiled_engine` too: tests/test_compiled.py)
     assert run_json("version")["result"] == {"maester": "0.1.0", "content_language": 1, "bundle_format": "1.2.0"}
 
 

@@ -28,14 +28,16 @@ def _loaded_after(code: str) -> list[str]:
     return sorted({h for h in HEAVY for m in loaded if m == h or m.startswith(h + ".")})
 
 
-def test_version_is_answered_by_the_front_alone():
+def test_version_is_answered_by_the_front_alone(monkeypatch):
+    monkeypatch.delenv("MAESTER_COMPILED", raising=False)  # (with it, the full command line also says what is compiled)
     code = "sys.argv = ['maester', 'version']\nfrom maester.tools.front import main\nmain()"
     assert _loaded_after(code) == []
     code = "sys.argv = ['maester', 'version', '--json']\nfrom maester.tools.front import main\nmain()"
     assert _loaded_after(code) == []
 
 
-def test_the_front_answers_as_the_full_command_line():
+def test_the_front_answers_as_the_full_command_line(monkeypatch):
+    monkeypatch.delenv("MAESTER_COMPILED", raising=False)
     runner = CliRunner()
     assert runner.invoke(app, ["version"]).stdout == version_text(False)
     assert json.loads(runner.invoke(app, ["version", "--json"]).stdout) == json.loads(version_text(True))
