@@ -19,8 +19,9 @@ def rules() -> Rules:
     return Rules.default()
 
 
-def _castles(g) -> dict[str, int]:
-    """Castle counts by the reference: the controller of each castle area, less castles lost (R42.3)."""
+def reference_castle_counts(g) -> dict[str, int]:
+    """Castle counts by the reference: the controller of each castle area (R23), less castles lost (R42.3)
+    (tests/test_counts.py compares the engine's kept counts with it too)."""
     counts = dict.fromkeys(g.state.houses, 0)
     lands = [a.id for a in g.board.areas if a.is_land and a.has_castle]
     for area, house in control.land_controllers(g.state, g.board, lands):
@@ -38,7 +39,7 @@ def test_fast_board_queries_match_the_reference(rules, setup):
     checked = 0
     while g.decision is not None:
         st = g.state
-        assert g.castle_counts() == _castles(g)
+        assert g.castle_counts() == reference_castle_counts(g)
         for house in st.houses:
             extra = {a: pick.choice([-2, -1, 1, 2, 3]) for a in pick.sample(areas, 3)}
             counts = control.unit_counts(st, house)

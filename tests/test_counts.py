@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from maester.interpreter.core import control, position
+from maester.interpreter.core import position
 from maester.interpreter.core import state as state_module
 from maester.interpreter.core.rules import Rules
 from maester.interpreter.frontends.agents import agents_for
@@ -20,22 +20,14 @@ from maester.interpreter.mod import effects as mod_effects
 from maester.interpreter.mod import new_game
 from maester.interpreter.procedures.game import Game
 
+from .test_control_speed import reference_castle_counts
+
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
     return Rules.default()
-
-
-def _castles(g: Game) -> dict[str, int]:
-    """Castle counts by the reference: the controller of each castle area (R23), less castles lost (R42.3)."""
-    counts = dict.fromkeys(g.state.houses, 0)
-    lands = [a.id for a in g.board.areas if a.is_land and a.has_castle]
-    for area, house in control.land_controllers(g.state, g.board, lands):
-        if house in counts and g.castle_level(area) != "none":
-            counts[house] += 1
-    return counts
 
 
 @pytest.fixture
@@ -46,7 +38,7 @@ def checked(monkeypatch) -> list[int]:
 
     def castle_counts(g: Game) -> dict[str, int]:
         got = kept(g)
-        assert got == _castles(g), f"castle counts kept {got} != recount {_castles(g)} (round {g.state.round})"
+        assert got == reference_castle_counts(g), f"castle counts kept {got} != recount {reference_castle_counts(g)} (round {g.state.round})"
         calls[0] += 1
         return got
 
@@ -58,7 +50,7 @@ def _play(g: Game, agents, decisions: int | None = None) -> int:
     """Answer up to `decisions` decisions (all: None), comparing the counts with the reference before each."""
     n = 0
     while g.decision is not None and (decisions is None or n < decisions):
-        assert g.castle_counts() == _castles(g)
+        assert g.castle_counts() == reference_castle_counts(g)
         g.answer(agents[g.decision.house].act(g, g.decision))
         n += 1
     return n
@@ -85,11 +77,11 @@ def test_clones_undo_and_resumed_games_keep_true_counts(rules, checked):
         if pick.random() < 0.05:
             c = g.clone()
             _play(c, agents_for(c.state.houses, "random", seed=pick.randrange(1000)), decisions=pick.randrange(1, 40))
-            assert g.castle_counts() == _castles(g)
+            assert g.castle_counts() == reference_castle_counts(g)
             clones += 1
         if pick.random() < 0.03 and g.answers:
             g.undo()
-            assert g.castle_counts() == _castles(g)
+            assert g.castle_counts() == reference_castle_counts(g)
             undos += 1
         if pick.random() < 0.01:
             g = Game.from_state(rules, g.to_state(), position.TRUSTED)
@@ -130,4 +122,4 @@ def test_a_castle_lost_is_counted(rules):
     house = g.controller(area)
     mod_effects._degrade(g, SimpleNamespace(rule="R42.3"), {"area": area, "icon": "castle"}, None)
     assert g.castle_level(area) == "none"
-    assert g.castle_counts() == _castles(g) == {**before, house: before[house] - 1}
+    assert g.castle_counts() == reference_castle_counts(g) == {**before, house: before[house] - 1}
