@@ -6,16 +6,19 @@ engine step. An environment asks for one observation per step, and a step change
 the decision. So `Observations` keeps one *public* vector — the position as a house that holds nothing sees it —
 and at each observation:
 
-1. `_Tracker.refresh` finds what changed since the last observation (of any house) by comparing the state with a
-   copy of every part the encoding reads: the containers' own equality, in C, then key by key only where a part
-   differs (one key added or removed — an order placed, resolved — is checked with one more comparison in C; keys
-   kept in the same order are compared value by value in C; a dict that changed, such as a house or the combat,
-   is copied again only where it changed). It trusts no event and no engine hook: whatever changed the state (a
-   step, a test that edits it) is seen, but for one rule of the engine: a unit's `[kind, routed]` list is
-   replaced, never changed in place (tests/test_clone.py), so the armies' copies share those lists and compare
-   them by identity. Only what changed is encoded again, as narrowly as it changed: an area's block, or its order
-   slots alone; a house's block, or its first slots alone (power, supply, last bid, points); the track positions;
-   a part. The victory table is asked again only when an area it reads changed owner.
+1. `_Tracker.refresh` finds what changed since the last observation (of any house). The armies: only the areas
+   the engine logged as written since (`state.board_written`, which every writer of an army calls: the castle
+   counts rely on it too) are compared with their copies; when the log no longer reaches back, every army. The
+   other parts: by comparing the state with a copy of every part the encoding reads: the containers' own
+   equality, in C, then key by key only where a part differs (one key added or removed — an order placed,
+   resolved — is checked with one more comparison in C; keys kept in the same order are compared value by value
+   in C; a dict that changed, such as a house or the combat, is copied again only where it changed). A unit's
+   `[kind, routed]` list is replaced, never changed in place (tests/test_clone.py), so the armies' copies share
+   those lists and compare them by identity. Code that edits an army outside the engine's writers must log it
+   (`board_written(area)`), as tests/test_observe_encoding.py's hand edits do. Only what changed is encoded
+   again, as narrowly as it changed: an area's block, or its order slots alone; a house's block, or its first
+   slots alone (power, supply, last bid, points); the track positions; a part. The victory table is asked again
+   only when an area it reads changed owner.
 2. The house's observation is a copy of the public vector with what only it sees written over it (`_own`): its own
    face-down orders (and those of the vassals it commands; kept by house as orders come and go), `is_me` (its
    whole own block when it differs more: a vassal's hand, a card just chosen, which leaves its hand), the hands of
@@ -49,6 +52,7 @@ from operator import ne
 
 import numpy as np
 
+from maester.interpreter.core.state import BOARD_LOG
 from maester.interpreter.mod.state import DragonsState
 
 from .features import CARDS_SHOWN_AFTER, NONE, SIDES, STAGES, combat_view, dragons_view
@@ -190,6 +194,7 @@ class _Tracker:
         self.game, self.state = game, game.state
         st = game.state
         self.units = {a: _army(army) for a, army in st.units.items()}
+        self.read = BOARD_LOG.end  # the engine's log of the areas written (`_units_written`), read up to here
         self.orders = {a: o.copy() for a, o in st.orders.items()}  # (the encoding reads an order's strings only)
         self.power_tokens, self.garrisons = dict(st.power_tokens), dict(st.garrisons)
         self.neutral_forces, self.blocked = dict(st.neutral_forces), list(st.blocked)
@@ -246,6 +251,25 @@ class _Tracker:
             else:
                 by.get(h, set()).discard(area)
 
+    def _units_written(self, written: list[str], old: dict) -> list[str]:
+        """`_sync` of the armies, for the areas the engine logged as written only (`state.board_written`: every
+        change of an army is logged, a unit's kind or routed state too); another game's writes in the same log
+        only cost a comparison."""
+        now, then = self.state.units, self.units
+        changed = []
+        for a in set(written):
+            army, was = now.get(a), then.get(a)
+            if army is None:
+                if was is not None:
+                    old[a] = was
+                    del then[a]
+                    changed.append(a)
+            elif was is None or army != was:
+                old[a] = was
+                then[a] = _army(army)
+                changed.append(a)
+        return changed
+
     def refresh(self) -> tuple[set, list | set, set, set, set]:
         """Compare the state with the copies and update them: (changed areas, areas whose order slots alone
         changed, changed houses, houses whose first slots alone changed (power, supply, last bid, points), changed
@@ -256,11 +280,18 @@ class _Tracker:
         scalars: set = set()
         parts: set = set()
         order_areas: list | set = []
-        units = st.units != self.units
         old_units: dict = {}
         old_tokens: dict = {}
-        if units:
-            areas.update(_sync(st.units, self.units, _army, old_units))
+        written = BOARD_LOG.since(self.read)
+        self.read = BOARD_LOG.end
+        if written is None:  # the log no longer reaches back (dropped): compare every army
+            units = st.units != self.units
+            if units:
+                areas.update(_sync(st.units, self.units, _army, old_units))
+        else:
+            units = bool(written) and bool(changed := self._units_written(written, old_units))
+            if units:
+                areas.update(changed)
         if st.power_tokens != self.power_tokens:
             areas.update(_sync(st.power_tokens, self.power_tokens, None, old_tokens))
         control = False

@@ -8,6 +8,7 @@ import pytest
 
 from maester.env import maester_v0, maester_v1
 from maester.env.observe import DECISION_KINDS, HIDDEN, PHASES, lean_view, view
+from maester.interpreter.core.state import board_written
 
 
 def reference_encode(self, v: dict) -> np.ndarray:
@@ -131,12 +132,15 @@ def _edit_by_hand(env, n: int):
         first = next(iter(orders))
         orders[first]["order"] = enc.orders[(enc.orders.index(orders[first]["order"]) + 1) % len(enc.orders)]
         del orders[list(orders)[1]]
-    army = next(iter(st.units.values()), None)
+    army_area = next(iter(st.units), None)
+    army = st.units[army_area] if army_area else None
     unit = army["units"][0] if army else None
     if army:  # a new list, as the rules do (env/incremental.py shares the units' lists with its copies)
         army["units"][0] = [unit[0], not unit[1]]
     if army and len(army["units"]) > 1:  # a unit taken away and put back at the end of the army's list
         army["units"].append(army["units"].pop(0))
+    if army:  # logged, as the engine's writers do (an army's changes are found from the log: state.board_written)
+        board_written(army_area)
     hs = st.houses[env.agents[n % len(env.agents)]]
     hand, supply = list(hs.hand), hs.supply
     if hs.hand:
@@ -152,6 +156,7 @@ def _edit_by_hand(env, n: int):
         if army:
             army["units"].insert(0, army["units"].pop())
             army["units"][0] = unit
+            board_written(army_area)
         hs.hand[:] = hand
         other.supply = (other.supply - 1) % 7
         hs.supply = supply

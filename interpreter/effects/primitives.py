@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..core import control, cursor
 from ..core.procedure_registry import run_procedure
+from ..core.state import board_written
 from .evaluator import REPEAT, STEP, VOID_WHEN, EffectError, Proc, Scope, _nothing, ev, handler, query, run  # noqa: F401
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ def _replace_unit(g, sc, a, st):
     unit = units[idx]
     old = unit[0]
     units[idx] = new = [a["kind"], unit[1]]  # stays routed if it was (R21.4.5); a new list: never changed in place
+    board_written(area)  # (observations read the units' kinds: env/incremental.py)
     pieces = sc.extra.get(_PIECES)  # (state.py) so a reference to the piece names the new list now
     if pieces:
         for ref, piece in pieces.items():

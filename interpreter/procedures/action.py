@@ -743,11 +743,12 @@ def action_phase(g: Game) -> Proc:
     cursor.clear(st)
     # clean up (R18.5)
     st.orders = {}
-    for army in st.units.values():
+    for area, army in st.units.items():
         units = army["units"]
         for i, u in enumerate(units):
             if u[1]:
                 units[i] = [u[0], False]  # a new list: a unit is never changed in place (state.py)
+                board_written(area)  # (observations read the routed units: env/incremental.py)
     st.blade_used = False
     st.raven_used = False
     g.emit("clean-up", "R18.5", "clean up: orders removed, routed units stand up, blade and raven refreshed")
