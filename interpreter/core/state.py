@@ -21,8 +21,10 @@ END_REASONS: dict[str, str] = {
 
 
 class BoardLog:
-    """The areas whose contents changed (armies, power tokens, neutral forces, castle marks), in the order written,
-    of every game's state in this process: every writer of those appends the area (`board_written`).
+    """The areas whose contents changed (armies, a unit's kind or routed state included, power tokens, neutral
+    forces, castle marks), in the order written, of every game's state in this process: every writer of those
+    appends the area (`board_written`). The castle counts and the environment's observations (env/incremental.py)
+    read it.
 
     A count derived from the board and kept between reads (`Game.castle_counts`) remembers how far it has read
     (`end`) and looks again only at the areas written since: while nothing changed, a read is O(1). Shared by all
