@@ -24,18 +24,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from trees import GAMES, REPO, make_shim  # benchmarks/trees.py
+from trees import GAMES, IMPORT_TREE, REPO, make_shim  # benchmarks/trees.py
 
 sys.path.insert(0, str(REPO.parent))  # (`maester` is the repository: its parent holds it as a package folder)
 
-CHILD = r"""
-import sys
-sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
-sys.path_hooks[:] = [h for h in sys.path_hooks if "__editable__" not in getattr(h, "__module__", "")]
-sys.path.insert(0, sys.argv[1])
-from maester.interpreter.frontends.agents import agents_for
-from maester.interpreter.core.rules import Rules
-from maester.interpreter.mod import new_game
+CHILD = IMPORT_TREE + r"""
 compiled = sum(len(f.loaded) for f in sys.meta_path if type(f).__name__ == "CompiledFinder")
 """ + GAMES + r"""
 if mode == "count":

@@ -289,9 +289,9 @@ class _Tracker:
             if units:
                 areas.update(_sync(st.units, self.units, _army, old_units))
         else:
-            units = bool(written) and bool(changed := self._units_written(written, old_units))
-            if units:
-                areas.update(changed)
+            changed = self._units_written(written, old_units)
+            units = bool(changed)
+            areas.update(changed)
         if st.power_tokens != self.power_tokens:
             areas.update(_sync(st.power_tokens, self.power_tokens, None, old_tokens))
         control = False

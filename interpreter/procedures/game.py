@@ -559,10 +559,9 @@ class Game(RulesHooks):
         for area, house in (s.get("starting_power_tokens") or {}).items():  # tokens on the board at the start
             if house in st.houses:
                 st.power_tokens[area] = house
-                board_written(area)
         self._place_garrisons()
         st.neutral_forces = dict(s["neutral_forces"])
-        board_replaced()  # (a dict of the state replaced whole)
+        board_replaced()  # (the board set up: its tokens placed, a dict of the state replaced whole)
         st.blocked = list(s.get("blocked") or [])
         self._shuffle_decks()
         self.finish_setup()
